@@ -1,0 +1,20 @@
+# Where `cmake --install` puts the plugin.
+#   default                      Wireshark's global plugin folder (as packaged plugins)
+#   -DBTHOME_USER_INSTALL=ON     the personal folder ~/.local/lib/wireshark/plugins/X.Y/epan
+# Wireshark ignores the personal folder when it runs as root, so root installs globally.
+option(BTHOME_USER_INSTALL "Install into the personal Wireshark plugin folder" OFF)
+
+set(BTHOME_WS_VERSION "${Wireshark_MAJOR_VERSION}.${Wireshark_MINOR_VERSION}")
+if(CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT)  # else /usr/local, which is not scanned
+    set(CMAKE_INSTALL_PREFIX "${Wireshark_INSTALL_PREFIX}" CACHE PATH "" FORCE)
+endif()
+
+function(bthome_install_plugin target)
+    if(BTHOME_USER_INSTALL)
+        set(dest "$ENV{HOME}/.local/lib/wireshark/plugins/${BTHOME_WS_VERSION}/epan")
+    else()
+        set(dest "${Wireshark_PLUGIN_LIBDIR}/epan")
+    endif()
+    install(TARGETS ${target} LIBRARY DESTINATION "${dest}" NAMELINK_SKIP)
+    message(STATUS "BTHome plugin for Wireshark ${BTHOME_WS_VERSION} installs to ${dest}")
+endfunction()

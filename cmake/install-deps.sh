@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
+# usage: cmake/install-deps.sh [--tests]   (--tests adds debootstrap for the 4.4/4.6 runs)
+set -euo pipefail
+packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
+[ "${1:-}" = "--tests" ] && packages="$packages debootstrap"
+
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+        || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+    echo "install-deps: not a Debian/Ubuntu system; install by hand:$missing" >&2
+    exit 1
+fi
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+echo "install-deps: installing$missing"
+$sudo apt-get update -q
+# tshark's package asks whether non-root users may capture: keep its default (no).
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing

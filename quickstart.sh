@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Quick start: install what is missing, build, install the plugin, decode the demo capture.
+# Installs into your personal plugin folder (~/.local/lib/wireshark/plugins/X.Y/epan);
+# as root, Wireshark ignores that folder, so root installs into the global one.
+set -euo pipefail
+cd "$(dirname "$0")"
+cmake/install-deps.sh
+user_install=ON
+[ "$(id -u)" = 0 ] && user_install=OFF
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBTHOME_USER_INSTALL=$user_install >/dev/null
+cmake --build build -j"$(nproc)"
+cmake --install build
+echo
+echo "=== tshark -r captures/bthome-demo.pcapng (summary) ==="
+tshark -n -r captures/bthome-demo.pcapng 2>/dev/null
+echo
+echo "=== the BTHome tree of the first sensor readings ==="
+tshark -n -r captures/bthome-demo.pcapng -Y bthome -c 4 -O bthome 2>/dev/null \
+    | sed -n '/^BTHome/,/^$/p'

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Create (once) and cache a Debian chroot holding a given Wireshark release's tshark and
+# development files, so the plugin can be built and tested against it.
+# usage: tests/chroot.sh SUITE        (trixie = Wireshark 4.4, forky/sid = 4.6)
+# Prints the chroot path. Fails loudly when the chroot cannot be made: a silently skipped
+# Wireshark version would let a broken build land.
+set -euo pipefail
+suite=${1:?usage: chroot.sh SUITE}
+cache=${BTHOME_CHROOT_CACHE:-/var/cache/bthome-chroots}
+root="$cache/$suite"
+stamp="$root/.bthome-ready"
+mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+packages="gcc cmake make pkg-config wireshark-dev tshark libgcrypt20-dev python3"
+
+die() { printf '\n*** chroot.sh: %s ***\n\n' "$*" >&2; exit 1; }
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$packages" ]; then
+    echo "$root"; exit 0
+fi
+[ "$(id -u)" = 0 ] || die "creating the $suite chroot needs root (debootstrap)"
+command -v debootstrap >/dev/null || die "debootstrap is not installed"
+rm -rf "$root"; mkdir -p "$cache"
+log="$cache/$suite.log"
+echo "chroot.sh: creating the $suite chroot in $root (log: $log)" >&2
+# Older debootstrap releases lack scripts for newer suites; they all share sid's.
+script=/usr/share/debootstrap/scripts/$suite
+[ -e "$script" ] || script=/usr/share/debootstrap/scripts/sid
+debootstrap --variant=minbase "$suite" "$root" "$mirror" "$script" >"$log" 2>&1 \
+    || die "debootstrap $suite failed, see $log"
+# The archive may be a snapshot whose Release files have expired: accept them.
+chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive sh -c \
+    "apt-get -o Acquire::Check-Valid-Until=false update -q && apt-get install -y -q --no-install-recommends $packages" \
+    >>"$log" 2>&1 || die "installing Wireshark into the $suite chroot failed, see $log"
+echo "$packages" >"$stamp"
+echo "$root"

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Dissection test: run the real tshark with the freshly built plugin on a capture and
+compare every bthome.* field and BTHome expert info with expected output in tests/.
+
+    dissect_test.py --plugin bthome.so --capture captures/X.pcap --expected tests/expected/X.txt
+    dissect_test.py ... --update          (rewrite the expected file; review it before committing)
+    dissect_test.py ... --spec captures/spec-examples.tsv   (also check the spec's values)
+
+Values are read from PDML, normalised so the same expected file holds on every
+Wireshark version and hook (4.0 postdissector, 4.2+ service-data table): booleans as
+1/0, absolute times as "YYYY-MM-DD HH:MM:SS UTC".
+"""
+import argparse
+import csv
+import datetime
+import difflib
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsrun import IsolatedTshark  # noqa: E402
+
+BOOLEANS = {"True": "1", "False": "0", "true": "1", "false": "0"}
+TIME_FORMATS = ("%b %d, %Y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+
+
+def normalise(name, show):
+    if show in BOOLEANS:
+        return BOOLEANS[show]
+    if name == "bthome.timestamp":
+        m = re.match(r"([A-Za-z]{3} +\d+, \d{4} [\d:]{8}|\d{4}-\d\d-\d\d[ T][\d:]{8})", show)
+        if m:
+            text = re.sub(r" +", " ", m.group(1))
+            for fmt in TIME_FORMATS:
+                try:
+                    t = datetime.datetime.strptime(text, fmt)
+                    return t.strftime("%Y-%m-%d %H:%M:%S UTC")
+                except ValueError:
+                    pass
+    return show
+
+
+def expert_message(field):
+    """The text of an expert info, from its showname "Expert Info (...): text"."""
+    for sub in field.iter("field"):
+        if sub.get("name") == "_ws.expert.message":
+            return sub.get("show")
+    return field.get("showname", "")
+
+
+def frame_lines(packet):
+    number = None
+    lines = []
+    for field in packet.iter("field"):
+        name = field.get("name", "")
+        if name == "frame.number":
+            number = field.get("show")
+        elif name.startswith("bthome.expert."):
+            lines.append(f"{name[len('bthome.expert.'):]}! {expert_message(field)}")
+        elif name.startswith("bthome.") and not name.startswith("bthome.info."):
+            show = normalise(name, field.get("show", ""))
+            lines.append(f"{name} = {show} ({field.get('showname', '')})")
+    return number, lines
+
+
+def dissect(ws, capture):
+    pdml = ws.run(["-n", "-r", capture, "-T", "pdml"]).stdout
+    out = []
+    for packet in ET.fromstring(pdml).iter("packet"):
+        number, lines = frame_lines(packet)
+        out.append(f"# frame {number}")
+        out.extend(lines)
+    return out
+
+
+def check_spec(actual, spec_file):
+    """Each spec example row: frame, object bytes, field, value as the spec states it."""
+    frames = {}
+    current = None
+    for line in actual:
+        if line.startswith("# frame "):
+            current = frames.setdefault(line.split()[2], [])
+        else:
+            current.append(line)
+    errors = []
+    with open(spec_file, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            want = f"{row['field']} = {row['expected']}"
+            got = frames.get(row["frame"], [])
+            if not any(same_value(line, want) for line in got):
+                errors.append(f"frame {row['frame']} ({row['bytes']}): want {want}, "
+                              f"got {[g for g in got if g.startswith(row['field'] + ' ')]}")
+    return errors
+
+
+def same_value(line, want):
+    """want is "field = value as the spec states it": compare with the field's value
+    (numerically when both are numbers) or with the value text of its label."""
+    name, _, rest = line.partition(" = ")
+    wname, _, wvalue = want.partition(" = ")
+    if name != wname:
+        return False
+    value, _, label = rest.partition(" (")
+    label_value = label[:-1].partition(": ")[2]
+    wvalue = wvalue.strip('"')
+    try:
+        if float(value) == float(wvalue):
+            return True
+    except ValueError:
+        pass
+    return wvalue in (value, label_value) or label_value.startswith(wvalue + " ")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--capture", required=True)
+    ap.add_argument("--expected", required=True)
+    ap.add_argument("--spec")
+    ap.add_argument("--update", action="store_true")
+    args = ap.parse_args()
+
+    with IsolatedTshark(args.plugin) as ws:
+        actual = dissect(ws, args.capture)
+    if args.update:
+        with open(args.expected, "w", encoding="utf-8") as f:
+            f.write("\n".join(actual) + "\n")
+        print(f"wrote {args.expected}")
+        return 0
+    with open(args.expected, encoding="utf-8") as f:
+        expected = f.read().splitlines()
+    failures = list(difflib.unified_diff(expected, actual, args.expected, "tshark",
+                                         lineterm=""))
+    if args.spec:
+        failures += check_spec(actual, args.spec)
+    frames = sum(1 for line in actual if line.startswith("# frame"))
+    if failures:
+        print("\n".join(failures))
+        print(f"FAIL {args.capture}: {frames} frames")
+        return 1
+    print(f"ok {args.capture}: {frames} frames, {len(actual) - frames} values match")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""The plugin's filter fields (name and type, from `tshark -G fields`) must be exactly
+the checked-in list, which follows shared/fields.md: they are the public interface.
+
+    fields_test.py --plugin bthome.so --expected tests/expected/fields.txt [--update]
+"""
+import argparse
+import difflib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsrun import IsolatedTshark  # noqa: E402
+
+
+def registered_fields(plugin):
+    with IsolatedTshark(plugin) as ws:
+        out = ws.run(["-G", "fields"]).stdout
+    rows = []
+    for line in out.splitlines():
+        cols = line.split("\t")
+        if cols[0] == "F" and cols[2].startswith("bthome.") \
+                and not cols[2].startswith("bthome.expert."):
+            rows.append(f"{cols[2]}\t{cols[3]}")
+    return sorted(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--expected", required=True)
+    ap.add_argument("--update", action="store_true")
+    args = ap.parse_args()
+    actual = registered_fields(args.plugin)
+    if args.update:
+        with open(args.expected, "w") as f:
+            f.write("\n".join(actual) + "\n")
+        return 0
+    with open(args.expected) as f:
+        expected = f.read().splitlines()
+    diff = list(difflib.unified_diff(expected, actual, args.expected, "tshark -G fields",
+                                     lineterm=""))
+    if diff:
+        print("\n".join(diff))
+        return 1
+    print(f"ok: {len(actual)} fields, names and types as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

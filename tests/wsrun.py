@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Run tshark with a freshly built plugin, isolated from the user's Wireshark setup.
+
+tshark gets a temporary HOME and config dir, and WIRESHARK_PLUGIN_DIR pointing at a
+temporary folder that holds only our plugin (it replaces the global plugin folder, so an
+installed copy of the plugin can't be loaded instead). Wireshark ignores
+WIRESHARK_PLUGIN_DIR for root (shared/wireshark-plugin-api.md section 3), so as root
+tshark runs as nobody through setpriv.
+
+    tests/wsrun.py PLUGIN.so [tshark arguments...]
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+NOBODY = 65534
+
+
+def tshark_version(tshark="tshark"):
+    out = subprocess.run([tshark, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"(\d+)\.(\d+)\.\d+", out)
+    if not m:
+        sys.exit("wsrun: cannot tell the tshark version")
+    return f"{m.group(1)}.{m.group(2)}"
+
+
+class IsolatedTshark:
+    """A temporary Wireshark environment holding one plugin."""
+
+    def __init__(self, plugin, tshark="tshark"):
+        self.tshark = tshark
+        self.tmp = tempfile.mkdtemp(prefix="bthome-ws-")
+        epan = os.path.join(self.tmp, "plugins", tshark_version(tshark), "epan")
+        os.makedirs(epan)
+        os.makedirs(os.path.join(self.tmp, "config"))
+        shutil.copy(plugin, epan)
+        self.as_root = os.getuid() == 0
+        if self.as_root:
+            for root, dirs, files in os.walk(self.tmp):
+                for name in dirs + files:
+                    os.chmod(os.path.join(root, name), 0o755)
+            os.chmod(self.tmp, 0o755)
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _readable_copy(self, path):
+        """Inputs must be readable by nobody when we run as root."""
+        if not self.as_root:
+            return path
+        dest = os.path.join(self.tmp, "in-" + os.path.basename(path))
+        shutil.copy(path, dest)
+        os.chmod(dest, 0o644)
+        return dest
+
+    def command(self, args):
+        args = list(args)
+        for i, a in enumerate(args[:-1]):
+            if a == "-r":
+                args[i + 1] = self._readable_copy(args[i + 1])
+        cmd = [self.tshark] + args
+        if self.as_root:
+            cmd = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
+                   "--clear-groups"] + cmd
+        return cmd
+
+    def env(self):
+        env = dict(os.environ)
+        env.update(HOME=self.tmp,
+                   WIRESHARK_CONFIG_DIR=os.path.join(self.tmp, "config"),
+                   WIRESHARK_PLUGIN_DIR=os.path.join(self.tmp, "plugins"),
+                   LC_ALL="C.UTF-8")
+        env.pop("XDG_CONFIG_HOME", None)
+        return env
+
+    def run(self, args, check=True):
+        proc = subprocess.run(self.command(args), env=self.env(), capture_output=True,
+                              text=True, cwd=self.tmp)
+        if check and proc.returncode != 0:
+            raise RuntimeError(f"tshark {' '.join(args)} exited {proc.returncode}:\n"
+                               f"{proc.stderr}")
+        return proc
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    with IsolatedTshark(sys.argv[1]) as ws:
+        proc = ws.run(sys.argv[2:], check=False)
+        sys.stdout.write(proc.stdout)
+        sys.stderr.write(proc.stderr)
+        sys.exit(proc.returncode)
+
+
+if __name__ == "__main__":
+    main()
