@@ -144,16 +144,16 @@ void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len)
     p->prev_id = -1;
 }
 
-static unsigned next_ordinal(bthome_parser_t *p, const char *field)
+/* Objects are numbered per field: 0x02 then 0x45 are "Temperature", "Temperature 2". */
+static unsigned next_ordinal(bthome_parser_t *p, const bthome_object_def_t *def)
 {
-    for (size_t i = 0; i < p->nfields; i++)
-        if (strcmp(p->fields[i], field) == 0)
-            return ++p->counts[i];
-    if (p->nfields < BTHOME_MAX_FIELDS_TRACKED) {
-        p->fields[p->nfields] = field;
-        p->counts[p->nfields++] = 1;
-    }
-    return 1;
+    size_t i = 0;
+    while (strcmp(defs_in_order[i]->field, def->field) != 0)
+        i++;
+    uint16_t *seen = &p->seen[defs_in_order[i]->id];
+    if (*seen < UINT16_MAX)
+        (*seen)++;
+    return *seen;
 }
 
 /* Sets the value bytes of a variable-length object; false when they overrun. */
@@ -222,7 +222,7 @@ bool bthome_parser_next(bthome_parser_t *p, bthome_object_t *obj)
         p->stopped = true;
         return true;
     }
-    obj->ordinal = next_ordinal(p, obj->def->field);
+    obj->ordinal = next_ordinal(p, obj->def);
     p->prev_id = obj->id;
     if (obj->def->length == 0) {
         if (!read_var_length(obj, p->data + p->pos + 1, avail)) {

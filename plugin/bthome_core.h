@@ -107,7 +107,7 @@ typedef enum {
     BTHOME_OBJ_UNKNOWN,        /* unknown ID: parsing stops, the rest is undecodable */
 } bthome_obj_status_t;
 
-#define BTHOME_VALUE_TEXT_MAX 768 /* 255 bytes, each escaped at worst to 3 bytes */
+#define BTHOME_VALUE_TEXT_MAX 1024 /* 255 bytes, each escaped at worst to "\\xff" */
 
 typedef struct {
     const bthome_object_def_t *def; /* NULL when status is UNKNOWN */
@@ -128,17 +128,13 @@ typedef struct {
     bool has_steps;
 } bthome_object_t;
 
-#define BTHOME_MAX_FIELDS_TRACKED 32
-
 typedef struct {
     const uint8_t *data;
     size_t len;
     size_t pos;
     int prev_id;
     bool stopped;
-    size_t nfields;
-    const char *fields[BTHOME_MAX_FIELDS_TRACKED];
-    unsigned counts[BTHOME_MAX_FIELDS_TRACKED];
+    uint16_t seen[256];     /* objects so far per field, indexed by its first ID */
 } bthome_parser_t;
 
 void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len);

@@ -85,32 +85,42 @@ def check_spec(actual, spec_file):
         else:
             current.append(line)
     errors = []
+    used = {}  # (frame, field) -> occurrences already matched: repeated objects in order
     with open(spec_file, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f, delimiter="\t"):
             want = f"{row['field']} = {row['expected']}"
-            got = frames.get(row["frame"], [])
-            if not any(same_value(line, want) for line in got):
-                errors.append(f"frame {row['frame']} ({row['bytes']}): want {want}, "
-                              f"got {[g for g in got if g.startswith(row['field'] + ' ')]}")
+            key = (row["frame"], row["field"])
+            got = [line for line in frames.get(row["frame"], [])
+                   if line.startswith(row["field"] + " = ")]
+            n = used.get(key, 0)
+            used[key] = n + 1
+            if n >= len(got) or not same_value(got[n], want):
+                errors.append(f"frame {row['frame']} ({row['object_bytes']}): want {want} "
+                              f"(occurrence {n + 1}), got {got}")
     return errors
 
 
 def same_value(line, want):
     """want is "field = value as the spec states it": compare with the field's value
-    (numerically when both are numbers) or with the value text of its label."""
+    (numerically when both are numbers) or with the value text of its label, whose
+    first part is the named value ("Dimmer: rotate_left, 3 steps"). "2 (bright)"
+    wants both the value 2 and the name bright."""
     name, _, rest = line.partition(" = ")
     wname, _, wvalue = want.partition(" = ")
     if name != wname:
         return False
     value, _, label = rest.partition(" (")
     label_value = label[:-1].partition(": ")[2]
-    wvalue = wvalue.strip('"')
+    both = re.fullmatch(r"(\S+) \((.+)\)", wvalue)
+    if both:
+        return same_value(line, f"{wname} = {both.group(1)}") and \
+            same_value(line, f"{wname} = {both.group(2)}")
     try:
         if float(value) == float(wvalue):
             return True
     except ValueError:
         pass
-    return wvalue in (value, label_value) or label_value.startswith(wvalue + " ")
+    return wvalue in (value, label_value, label_value.split(", ")[0])
 
 
 def main():

@@ -1,0 +1,603 @@
+#!/usr/bin/env python3
+"""Write the BTHome test captures: the same advertisements framed for every BLE link type.
+
+The object table comes from plugin/bthome_objects.h (the C X-macro table), so a row added
+there shows up in the all-objects captures without touching this file. Output is
+byte-identical on every run: fixed timestamps, no randomness.
+
+Usage: python3 captures/make_captures.py [--out DIR]
+"""
+
+import argparse
+import re
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OBJECTS_H = HERE.parent / "plugin" / "bthome_objects.h"
+
+# ---------------------------------------------------------------------------
+# The object table
+
+INT_TYPES = {  # wire type -> (bytes, signed)
+    "U8": (1, False), "S8": (1, True),
+    "U16": (2, False), "S16": (2, True),
+    "U24": (3, False),
+    "U32": (4, False), "S32": (4, True),
+}
+
+ROW_RE = re.compile(
+    r'X\(\s*(0x[0-9A-Fa-f]+)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*(\w+)\s*,\s*(\w+)\s*,'
+    r'\s*(\d+)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*("[^"]*"|\w+)\s*\)')
+STRING_MACRO_RE = re.compile(r'^#define\s+(\w+)\s+((?:"[^"]*"\s*)+)$', re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ObjectType:
+    id: int
+    name: str
+    field: str
+    kind: str
+    type: str
+    length: int
+    factor: str
+    unit: str
+    words: tuple  # ((key, word), ...); BINARY rows get keys 0 and 1
+
+
+def parse_words(text):
+    words = []
+    for i, part in enumerate(p for p in text.split("|") if p):
+        key, sep, word = part.partition("=")
+        words.append((int(key), word) if sep else (i, part))
+    return tuple(words)
+
+
+def load_object_table(path=OBJECTS_H):
+    text = path.read_text(encoding="utf-8").replace("\\\n", " ")
+    macros = {name: "".join(re.findall(r'"([^"]*)"', body))
+              for name, body in STRING_MACRO_RE.findall(text)}
+    rows = []
+    for m in ROW_RE.finditer(text):
+        oid, name, field, kind, wtype, length, factor, unit, words = m.groups()
+        words = words[1:-1] if words.startswith('"') else macros[words]
+        rows.append(ObjectType(int(oid, 16), name, field, kind, wtype, int(length),
+                               factor, unit, parse_words(words)))
+    if not rows:
+        raise SystemExit(f"no object rows found in {path}")
+    return rows
+
+
+def int_bytes(obj, raw):
+    size, signed = INT_TYPES[obj.type]
+    if size != obj.length:
+        raise SystemExit(f"object 0x{obj.id:02x}: type {obj.type} but length {obj.length}")
+    return raw.to_bytes(size, "little", signed=signed)
+
+
+def int_bounds(wtype):
+    size, signed = INT_TYPES[wtype]
+    if signed:
+        return -(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1
+    return 0, (1 << (8 * size)) - 1
+
+
+TYPICAL_RAW = {"U8": 42, "S8": -12, "U16": 1234, "S16": -1234, "U24": 123456,
+               "U32": 12345678, "S32": -12345678}
+
+
+def typical_value(obj):
+    """Value bytes (after the ID) of a plausible reading for a table row."""
+    second_word = obj.words[1][0] if len(obj.words) > 1 else 1
+    if obj.type == "LEN8":
+        data = b"BTHome" if obj.kind == "TEXT" else bytes([0xde, 0xad, 0xbe, 0xef])
+        return bytes([len(data)]) + data
+    if obj.type == "CMD":
+        return bytes([1, 3, 5])  # 1 argument byte, opcode 3 (step up), 5 steps
+    if obj.type == "BYTES":  # dimmer: event then steps; firmware: version bytes
+        return bytes([second_word]) + bytes(range(3, 2 + obj.length))
+    if obj.kind in ("BINARY", "ENUM"):
+        return int_bytes(obj, second_word)
+    if obj.kind == "TIMESTAMP":
+        return int_bytes(obj, 1700000000)  # 2023-11-14 22:13:20 UTC
+    return int_bytes(obj, TYPICAL_RAW[obj.type])
+
+
+# ---------------------------------------------------------------------------
+# Advertisements
+
+BTHOME_V2 = 0xFCD2
+BTHOME_V1 = 0x181C
+FLAGS_AD = bytes([0x02, 0x01, 0x06])  # LE General Discoverable, BR/EDR not supported
+
+
+def h(text):
+    return bytes.fromhex(text)
+
+
+def mac_le(mac):
+    """A display-order MAC as the air and HCI carry it: least significant byte first."""
+    return bytes.fromhex(mac.replace(":", ""))[::-1]
+
+
+def ad(ad_type, data):
+    return bytes([len(data) + 1, ad_type]) + data
+
+
+def adv_data(service_data, name=None, uuid=BTHOME_V2):
+    """Flags, optional Complete Local Name, then Service Data - 16 bit UUID."""
+    name_ad = ad(0x09, name.encode()) if name else b""
+    return FLAGS_AD + name_ad + ad(0x16, uuid.to_bytes(2, "little") + service_data)
+
+
+@dataclass(frozen=True)
+class Advert:
+    mac: str             # display order, "AA:BB:CC:DD:EE:FF"
+    data: bytes          # AdvData (the AD structures)
+    rssi: int = -60
+    random: bool = False       # TxAdd / address type: random
+    connectable: bool = False  # ADV_IND instead of ADV_NONCONN_IND
+
+    def __post_init__(self):
+        if len(self.data) > 31:  # legacy advertising PDUs and LE Advertising Reports
+            raise ValueError(f"{self.mac}: {len(self.data)} bytes of AdvData, 31 at most")
+
+    def addr_le(self):
+        return mac_le(self.mac)
+
+
+@dataclass(frozen=True)
+class Event:
+    """What one receiver report carries: one advert, or several in one HCI event."""
+    time_us: int
+    adverts: tuple
+    comment: str = None
+
+
+def one_per_event(adverts, start_us, step_us=100_000):
+    return [Event(start_us + i * step_us, (a,)) for i, a in enumerate(adverts)]
+
+
+# ---------------------------------------------------------------------------
+# The sets
+
+SET_START_US = 1704067200 * 1_000_000   # 2024-01-01 00:00:00 UTC
+DEMO_START_US = 1717236000 * 1_000_000  # 2024-06-01 10:00:00 UTC
+
+SPEC_MAC = "A4:C1:38:B7:4E:01"
+OBJECTS_MAC = "A4:C1:38:B7:4E:02"
+ERRORS_MAC = "E1:E2:E3:00:00:03"  # random static
+ENCRYPTED_MAC = "54:48:E6:8F:80:A5"  # the spec's encryption example
+WEATHER_MAC, DOOR_MAC, BUTTON_MAC = "A4:C1:38:00:00:01", "A4:C1:38:00:00:02", "A4:C1:38:00:00:03"
+
+# Copied by hand from the spec: object bytes, then (filter field, value as the spec gives
+# it). Text values are written without their quotes; event and device-info words are the
+# dissector's value names (fields.md).
+SPEC_EXAMPLES = [
+    ("00 09", [("packet_id", "9")]),
+    ("01 61", [("battery", "97")]),
+    ("02 ca 09", [("temperature", "25.06")]),
+    ("03 bf 13", [("humidity", "50.55")]),
+    ("04 13 8a 01", [("pressure", "1008.83")]),
+    ("05 13 8a 14", [("illuminance", "13460.67")]),
+    ("06 5e 1f", [("mass_kg", "80.3")]),
+    ("07 3e 1d", [("mass_lb", "74.86")]),
+    ("08 ca 06", [("dewpoint", "17.38")]),
+    ("09 60", [("count", "96")]),
+    ("0a 13 8a 14", [("energy", "1346.067")]),
+    ("0b 02 1b 00", [("power", "69.14")]),
+    ("0c 02 0c", [("voltage", "3.074")]),
+    ("0d 12 0c", [("pm2_5", "3090")]),
+    ("0e 02 1c", [("pm10", "7170")]),
+    ("12 e2 04", [("co2", "1250")]),
+    ("13 33 01", [("tvoc", "307")]),
+    ("14 02 0c", [("moisture", "30.74")]),
+    ("2e 23", [("humidity", "35")]),
+    ("2f 23", [("moisture", "35")]),
+    ("3d 09 60", [("count", "24585")]),
+    ("3e 2a 2c 09 60", [("count", "1611213866")]),
+    ("3f 02 0c", [("rotation", "307.4")]),
+    ("40 0c 00", [("distance_mm", "12")]),
+    ("41 4e 00", [("distance_m", "7.8")]),
+    ("42 4e 34 00", [("duration", "13.390")]),
+    ("43 4e 34", [("current", "13.390")]),
+    ("44 4e 34", [("speed", "133.90")]),
+    ("45 11 01", [("temperature", "27.3")]),
+    ("46 32", [("uv_index", "5.0")]),
+    ("47 87 56", [("volume", "2215.1")]),
+    ("48 dc 87", [("volume_ml", "34780")]),
+    ("49 dc 87", [("volume_flow_rate", "34.780")]),
+    ("4a 02 0c", [("voltage", "307.4")]),
+    ("4b 13 8a 14", [("gas", "1346.067")]),
+    ("4c 41 01 8a 01", [("gas", "25821.505")]),
+    ("4d 12 13 8a 14", [("energy", "344593.170")]),
+    ("4e 87 56 2a 01", [("volume", "19551.879")]),
+    ("4f 87 56 2a 01", [("water", "19551.879")]),
+    ("50 5d 39 61 64", [("timestamp", "2023-05-14 19:41:17 UTC")]),
+    ("51 87 56", [("acceleration", "22.151")]),
+    ("52 87 56", [("gyroscope", "22.151")]),
+    ("53 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21", [("text", "Hello World!")]),
+    ("54 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21", [("raw", "48656c6c6f20576f726c6421")]),
+    ("55 87 56 2a 01", [("volume_storage", "19551.879")]),
+    ("56 e8 03", [("conductivity", "1000")]),
+    ("57 ea", [("temperature", "-22")]),
+    ("58 ea", [("temperature", "-7.7")]),
+    ("59 ea", [("count", "-22")]),
+    ("5a ea ea", [("count", "-5398")]),
+    ("5b ea 02 34 ea", [("count", "-365690134")]),
+    ("5c 02 fb ff ff", [("power", "-12.78")]),
+    ("5d 02 ea", [("current", "-5.630")]),
+    ("5e 9f 8c", [("direction", "359.99")]),
+    ("5f a0 0f", [("precipitation", "400.0")]),
+    ("60 01", [("channel", "1")]),
+    ("61 ac 0d", [("rotational_speed", "3500")]),
+    ("62 40 99 df ff", [("speed", "-2.123456")]),
+    ("63 00 57 d0 ff", [("acceleration", "-3.123456")]),
+    ("64 02", [("light_level", "2 (bright)")]),
+    ("65 03", [("settings_revision", "3")]),
+    ("3a 04", [("button", "long_press")]),
+    ("3a 00 3a 01", [("button", "none"), ("button", "press")]),
+    ("3c 01 03", [("dimmer", "rotate_left"), ("dimmer.steps", "3")]),
+    ("3b 01 03 05", [("command.opcode", "step_up"), ("command.steps", "5")]),
+    ("3b 00 01", [("command.opcode", "on")]),
+    ("f0 01 00", [("device_type_id", "1")]),
+    ("f1 00 01 02 04", [("firmware_version", "4.2.1.0")]),
+    ("f2 00 01 06", [("firmware_version", "6.1.0")]),
+]
+# The spec's full v2 advertisement. (The v1 examples belong with the v1 decoder.)
+SPEC_FULL_V2 = ("02 c4 09 03 bf 13", [("temperature", "25.00"), ("humidity", "50.55")])
+
+
+def spec_examples():
+    """Adverts of the spec-examples set, and the TSV rows (frame, bytes, field, value)."""
+    adverts = [Advert(SPEC_MAC, adv_data(b"\x40" + h(hexbytes)))
+               for hexbytes, _ in SPEC_EXAMPLES]
+    adverts += [
+        Advert(SPEC_MAC, adv_data(b"\x40" + h(SPEC_FULL_V2[0]), "DIY-sensor"), connectable=True),
+    ]
+    examples = SPEC_EXAMPLES + [SPEC_FULL_V2]
+    rows = [(frame, hexbytes, "bthome." + field, value)
+            for frame, (hexbytes, expected) in enumerate(examples, 1)
+            for field, value in expected]
+    return one_per_event(adverts, SET_START_US), rows
+
+
+def all_objects(table):
+    """One advert per table row, boundary values, then header-bit and repetition cases."""
+    objects = [bytes([o.id]) + typical_value(o) for o in table]
+    payloads = [b"\x40" + obj for obj in objects]
+    for o in table:
+        if o.type in ("S8", "S16", "S32", "U24", "U32") and o.kind in ("NUMBER", "TIMESTAMP"):
+            low, high = int_bounds(o.type)
+            payloads.append(b"\x40" + bytes([o.id]) + int_bytes(o, low)
+                            + bytes([o.id]) + int_bytes(o, high))
+    payloads.append(b"\x40" + packed(objects, budget=23))
+    payloads += [
+        h("40 02 c4 09 02 ca 09 02 11 0b 3a 00 3a 01"),  # temperature 1-3, button 2 pressed
+        h("44 00 07 3a 01"),                             # trigger-based device
+        b"\x42" + mac_le(OBJECTS_MAC) + h("02 ca 09 03 bf 13"),  # MAC included
+    ]
+    return one_per_event([Advert(OBJECTS_MAC, adv_data(p)) for p in payloads], SET_START_US)
+
+
+def packed(objects, budget):
+    """As many leading objects as fit in budget bytes: a busy multi-sensor advert."""
+    out = b""
+    for obj in objects:
+        if len(out) + len(obj) > budget:
+            break
+        out += obj
+    return out
+
+
+ERROR_PAYLOADS = [
+    "40 02 ca",                 # temperature runs past the end
+    "40 02 ca 09 a0 01 02 03",  # valid temperature, then unknown object 0xa0
+    "40 03 bf 13 02 ca 09",     # IDs out of ascending order
+    "60 02 ca 09",              # version 3
+    "20 02 ca 09",              # version 1 in a v2 UUID
+    "58 02 ca 09",              # reserved info bits 3-4 set, valid object after
+    "40 53 03 ff fe 41",        # text that is not UTF-8
+    "40 53 03 ff fe 41 57 ea",  # ... then a valid object after it
+    "",                         # empty service data: AD 03 16 d2 fc
+    "40",                       # info byte only
+    "40 53 0c 48 65",           # text length overruns
+    "40 54 09 01 02",           # raw length overruns
+    "40 3b 05 03 01",           # command argument length overruns
+    "40 3b 21 03 05",           # command reserved bits set
+    "42 a5 80 8f",              # MAC included, but cut short
+]
+
+
+def errors():
+    adverts = [Advert(ERRORS_MAC, adv_data(h(p)), random=True) for p in ERROR_PAYLOADS]
+    return one_per_event(adverts, SET_START_US)
+
+
+SPEC_ENCRYPTED = "41 e4 45 f3 c9 96 2b 33 22 11 00 6c 7c 45 19"
+
+
+def encrypted():
+    payloads = [SPEC_ENCRYPTED, "41 01 02 03"]  # the spec's example; too short for counter+MIC
+    return one_per_event([Advert(ENCRYPTED_MAC, adv_data(h(p))) for p in payloads],
+                         SET_START_US)
+
+
+def encrypted_audit():
+    """Replay / reuse / downgrade cases made from the spec's example (no AES needed)."""
+    payloads = [
+        SPEC_ENCRYPTED,                                    # decrypts with the spec's key
+        SPEC_ENCRYPTED,                                    # retransmission: duplicate
+        "41 e5 45 f3 c9 96 2b 33 22 11 00 6c 7c 45 19",    # same counter, other ciphertext
+        "41 e4 45 f3 c9 96 2b 32 22 11 00 6c 7c 45 19",    # lower counter: replay
+        "41 e4 45 f3 c9 96 2b 34 22 11 00 6c 7c 45 18",    # new counter, bad MIC
+        "40 02 ca 09 03 bf 13",                            # plaintext: downgrade
+    ]
+    return one_per_event([Advert(ENCRYPTED_MAC, adv_data(h(p))) for p in payloads],
+                         SET_START_US)
+
+
+def weather(pid, temp, hum, press, batt, rssi=-62):
+    objs = (b"\x00" + bytes([pid]) + b"\x01" + bytes([batt])
+            + b"\x02" + temp.to_bytes(2, "little", signed=True)
+            + b"\x03" + hum.to_bytes(2, "little") + b"\x04" + press.to_bytes(3, "little"))
+    return Advert(WEATHER_MAC, adv_data(b"\x40" + objs, "Weather"), rssi)
+
+
+def door(pid, is_open):
+    objs = bytes([0x00, pid, 0x01, 0x5a, 0x1a, int(is_open)])
+    return Advert(DOOR_MAC, adv_data(b"\x40" + objs, "Door"), -71)
+
+
+BUTTON_EVENTS = {"press": 1, "double_press": 2, "long_press": 4}
+
+
+def button(pid, event):
+    objs = bytes([0x00, pid, 0x01, 0x5f, 0x3a, BUTTON_EVENTS[event]])
+    return Advert(BUTTON_MAC, adv_data(b"\x44" + objs, "Button"), -55)
+
+
+def multi_report():
+    """Several devices per HCI report event (LL link types: one frame per advert)."""
+    groups = [
+        (weather(1, 2150, 4820, 101325, 87), door(1, False)),
+        (button(1, "press"),),
+        (weather(2, 2153, 4810, 101327, 87), door(2, True), button(2, "long_press")),
+    ]
+    return [Event(SET_START_US + i * 100_000, g) for i, g in enumerate(groups)]
+
+
+def demo():
+    """Weather station every 10 s, a door and a button, plus a TV and a heart rate belt."""
+    ms = 1000
+    events = []
+    for i in range(10):  # every 10 s, drifting a little as real advertisers do
+        w = weather(i + 1, 2150 + 3 * i, 4820 - 10 * i, 101325 + 2 * i, 87 if i < 7 else 86,
+                    -62 - i % 3)
+        events.append(Event(DEMO_START_US + (2000 + i * 10_037) * ms, (w,)))
+    story = [(12_300, door(1, False), "Door: closed"), (41_700, door(2, True), "Door: opened"),
+             (73_200, door(3, False), "Door: closed again"),
+             (25_400, button(1, "press"), "Button: press"),
+             (55_100, button(2, "long_press"), "Button: long press"),
+             (88_900, button(3, "double_press"), "Button: double press")]
+    for t, adv, comment in story:  # event devices send each advert twice, as they do
+        events.append(Event(DEMO_START_US + t * ms, (adv,), comment))
+        events.append(Event(DEMO_START_US + (t + 480) * ms, (adv,), comment + " (repeat)"))
+    tv = Advert("7A:3F:91:2C:55:10", FLAGS_AD + ad(0x09, b"Kitchen TV"), -78, random=True,
+                connectable=True)
+    # Heart Rate service UUID, appearance "heart rate belt", TX power 4 dBm
+    belt = Advert("C8:11:22:33:44:55", FLAGS_AD + h("03 03 0d 18 03 19 41 03 02 0a 04"), -84,
+                  random=True, connectable=True)
+    events += [Event(DEMO_START_US + t * ms, (a,)) for t, a in
+               ((5000, tv), (35_200, tv), (65_400, tv), (18_600, belt), (78_100, belt))]
+    return sorted(events, key=lambda e: e.time_us)
+
+
+# ---------------------------------------------------------------------------
+# Link layer and HCI framing
+
+ADV_ACCESS_ADDRESS = 0x8E89BED6
+ADV_IND, ADV_NONCONN_IND = 0x0, 0x2
+ADV_CHANNELS = (37, 38, 39)
+RF_CHANNEL = {37: 0, 38: 12, 39: 39}  # LINKTYPE 256 wants the RF channel, not the index
+
+
+def crc24(data, init=0x555555):
+    """BLE CRC-24 (poly 0x65B), bits LSB first; the 3 bytes as they are in a capture."""
+    state = int(f"{init:024b}"[::-1], 2)  # the reflected register
+    for byte in data:
+        for bit in range(8):
+            feedback = (state ^ (byte >> bit)) & 1
+            state >>= 1
+            if feedback:
+                state ^= 0xDA6000  # 0x65B reflected, with the top bit fed back
+    return state.to_bytes(3, "little")
+
+
+def ll_packet(adv):
+    """Access address, advertising PDU header, AdvA, AdvData, CRC."""
+    pdu_type = ADV_IND if adv.connectable else ADV_NONCONN_IND
+    payload = adv.addr_le() + adv.data
+    pdu = bytes([pdu_type | (0x40 if adv.random else 0), len(payload)]) + payload
+    return struct.pack("<I", ADV_ACCESS_ADDRESS) + pdu + crc24(pdu)
+
+
+def ll_phdr_packet(adv, seq, _time_us):
+    """LE LL with the 10-byte RF pseudo header (CRC left unchecked: Wireshark checks it)."""
+    flags = 0x0001 | 0x0002 | 0x0004  # dewhitened, signal power valid, noise power valid
+    channel = RF_CHANNEL[ADV_CHANNELS[seq % 3]]
+    return struct.pack("<BbbBIH", channel, adv.rssi, -95, 0, 0, flags) + ll_packet(adv)
+
+
+def nordic_packet(adv, seq, time_us):
+    """nRF Sniffer for Bluetooth LE, UART protocol version 3, EVENT_PACKET_ADVERTISING."""
+    ll = ll_packet(adv)
+    firmware_us = (time_us - SET_START_US) % (1 << 32)  # the sniffer's free-running clock
+    event = struct.pack("<BBBBHI", 10, 0x01, ADV_CHANNELS[seq % 3], -adv.rssi, 0, firmware_us)
+    header = struct.pack("<HBHB", len(event) + len(ll), 3, seq & 0xFFFF, 0x02)
+    return b"\x00" + header + event + ll  # board id 0
+
+
+def hci_event(code, params):
+    return bytes([code, len(params)]) + params
+
+
+def le_adv_report(adverts):
+    """HCI LE Meta event, LE Advertising Report (one report per advert)."""
+    body = bytes([0x02, len(adverts)])
+    for a in adverts:
+        body += bytes([0x00 if a.connectable else 0x03, int(a.random)]) + a.addr_le()
+        body += bytes([len(a.data)]) + a.data + struct.pack("b", a.rssi)
+    return hci_event(0x3E, body)
+
+
+def le_ext_adv_report(adverts):
+    """HCI LE Meta event, LE Extended Advertising Report, legacy PDUs on LE 1M."""
+    body = bytes([0x0D, len(adverts)])
+    for a in adverts:
+        event_type = 0x13 if a.connectable else 0x10  # legacy ADV_IND / ADV_NONCONN_IND
+        body += struct.pack("<HB", event_type, int(a.random)) + a.addr_le()
+        body += struct.pack("<BBBbbHB", 1, 0, 0xFF, 0x7F, a.rssi, 0, 0) + bytes(6)
+        body += bytes([len(a.data)]) + a.data
+    return hci_event(0x3E, body)
+
+
+def h4(event):
+    return b"\x04" + event  # H4 packet type: HCI event
+
+
+def h4_phdr(event):
+    return struct.pack(">I", 1) + h4(event)  # direction 1: received from the controller
+
+
+def monitor(event):
+    return struct.pack(">HH", 0, 3) + event  # adapter 0, opcode 3: HCI event packet
+
+
+def per_advert(frame):
+    """LL link types: every advert is its own frame, 1 ms apart within an event."""
+    def records(events):
+        out, seq = [], 0
+        for ev in events:
+            for j, adv in enumerate(ev.adverts):
+                t = ev.time_us + j * 1000
+                out.append((t, frame(adv, seq, t), ev.comment))
+                seq += 1
+        return out
+    return records
+
+
+def per_event(frame):
+    """HCI link types: one frame per event, carrying all its adverts as reports."""
+    return lambda events: [(ev.time_us, frame(ev.adverts), ev.comment) for ev in events]
+
+
+LINK_TYPES = {  # name -> (pcap LINKTYPE, records builder); btsnoop has its own file format
+    "ll": (251, per_advert(lambda adv, seq, t: ll_packet(adv))),
+    "ll-phdr": (256, per_advert(ll_phdr_packet)),
+    "nrf-sniffer": (272, per_advert(nordic_packet)),
+    "hci-h4": (201, per_event(lambda advs: h4_phdr(le_adv_report(advs)))),
+    "hci-h4-ext": (201, per_event(lambda advs: h4_phdr(le_ext_adv_report(advs)))),
+    "btmon": (254, per_event(lambda advs: monitor(le_adv_report(advs)))),
+    "btsnoop": (None, per_event(lambda advs: h4(le_adv_report(advs)))),
+}
+
+# ---------------------------------------------------------------------------
+# File formats
+
+
+def write_pcap(path, linktype, records):
+    out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype)]
+    for t, data, _ in records:
+        out.append(struct.pack("<IIII", t // 1_000_000, t % 1_000_000, len(data), len(data)))
+        out.append(data)
+    path.write_bytes(b"".join(out))
+
+
+def pcapng_option(code, value):
+    return struct.pack("<HH", code, len(value)) + value + bytes(-len(value) % 4)
+
+
+def pcapng_block(block_type, body):
+    length = 12 + len(body)
+    return struct.pack("<II", block_type, length) + body + struct.pack("<I", length)
+
+
+def write_pcapng(path, linktype, records):
+    end = pcapng_option(0, b"")
+    shb = struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1)
+    shb += pcapng_option(4, b"captures/make_captures.py") + end  # shb_userappl
+    out = [pcapng_block(0x0A0D0D0A, shb),
+           pcapng_block(1, struct.pack("<HHI", linktype, 0, 65535))]
+    for t, data, comment in records:
+        epb = struct.pack("<IIIII", 0, t >> 32, t & 0xFFFFFFFF, len(data), len(data))
+        epb += data + bytes(-len(data) % 4)
+        if comment:
+            epb += pcapng_option(1, comment.encode()) + end  # opt_comment
+        out.append(pcapng_block(6, epb))
+    path.write_bytes(b"".join(out))
+
+
+BTSNOOP_EPOCH_DELTA_US = 0x00DCDDB30F2F8000  # 0 AD to 1970, as Android writes it
+
+
+def write_btsnoop(path, records):
+    out = [b"btsnoop\0" + struct.pack(">II", 1, 1002)]  # version 1, datalink H4
+    for t, data, _ in records:
+        # flags: bit 0 received, bit 1 command/event
+        out.append(struct.pack(">IIIIq", len(data), len(data), 0x3, 0,
+                               t + BTSNOOP_EPOCH_DELTA_US))
+        out.append(data)
+    path.write_bytes(b"".join(out))
+
+
+def write_set(out_dir, name, events):
+    written = []
+    for link, (linktype, builder) in LINK_TYPES.items():
+        records = builder(events)
+        if linktype is None:
+            path = out_dir / f"{name}-{link}.log"
+            write_btsnoop(path, records)
+        else:
+            path = out_dir / f"{name}-{link}.pcap"
+            write_pcap(path, linktype, records)
+        written.append(path)
+    return written
+
+
+def write_tsv(path, rows):
+    lines = ["frame\tobject_bytes\tfield\texpected"]
+    lines += ["\t".join(map(str, row)) for row in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=HERE,
+                        help="output folder (default: the captures/ folder)")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    table = load_object_table()
+    spec_events, spec_rows = spec_examples()
+    sets = {
+        "spec-examples": spec_events,
+        "all-objects": all_objects(table),
+        "errors": errors(),
+        "encrypted": encrypted(),
+        "encrypted-audit": encrypted_audit(),
+        "multi-report": multi_report(),
+    }
+    written = []
+    for name, events in sets.items():
+        written += write_set(args.out, name, events)
+    write_tsv(args.out / "spec-examples.tsv", spec_rows)
+    demo_path = args.out / "bthome-demo.pcapng"
+    write_pcapng(demo_path, 256, LINK_TYPES["ll-phdr"][1](demo()))
+    for path in written + [args.out / "spec-examples.tsv", demo_path]:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
