@@ -305,8 +305,11 @@ static int dissect_bthome_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_
     return dissect_bthome_v2(tvb, pinfo, tree);
 }
 
-/* Wireshark 4.0 has no service-data table: find every AD structure
- * "len 16 d2 fc ..." that btcommon dissected and decode its service data. */
+/* Wireshark 4.0 has no service-data table: find every AD structure "len 16 d2 fc ..."
+ * that btcommon dissected and decode its service data. 4.2+ has the table but does not
+ * consult it for empty service data, so there this only reports those. */
+static bool service_data_table_hooked;
+
 static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree *tree,
                                void *data _U_)
 {
@@ -324,7 +327,8 @@ static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree
             tvb_get_letohs(ds, start + 1) != BTHOME_UUID_V2)
             continue;
         ad_len = tvb_get_uint8(ds, start - 1);
-        if (ad_len < AD_SERVICE_DATA_HEADER)
+        if (ad_len < AD_SERVICE_DATA_HEADER ||
+            (service_data_table_hooked && ad_len != AD_SERVICE_DATA_HEADER))
             continue;
         avail = tvb_captured_length_remaining(ds, start + AD_SERVICE_DATA_HEADER);
         if (avail > (int)ad_len - AD_SERVICE_DATA_HEADER)
@@ -554,15 +558,15 @@ static void proto_register_bthome(void)
 
 static void proto_reg_handoff_bthome(void)
 {
-    if (find_dissector_table("btcommon.eir_ad.entry.uuid")) {
-        dissector_add_string("btcommon.eir_ad.entry.uuid", "fcd2",
-            create_dissector_handle(dissect_bthome_service_data, proto_bthome));
-        return;
-    }
-    /* Wireshark 4.0: no service-data table, so read btcommon's AD entries afterwards.
-     * Asking for the field also makes tshark build the tree it lives in. */
     dissector_handle_t post = create_dissector_handle(dissect_bthome_post, proto_bthome);
     GArray *wanted = g_array_new(FALSE, FALSE, (unsigned)sizeof(int));
+
+    /* Decided at run time, so one source serves 4.0 (no table) and 4.2+. */
+    service_data_table_hooked = find_dissector_table("btcommon.eir_ad.entry.uuid") != NULL;
+    if (service_data_table_hooked)
+        dissector_add_string("btcommon.eir_ad.entry.uuid", "fcd2",
+            create_dissector_handle(dissect_bthome_service_data, proto_bthome));
+    /* Asking for btcommon's AD type field also makes tshark build the tree it lives in. */
     hf_eir_ad_type = proto_registrar_get_id_byname("btcommon.eir_ad.entry.type");
     g_array_append_val(wanted, hf_eir_ad_type);
     register_postdissector(post);

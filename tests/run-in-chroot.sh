@@ -17,7 +17,7 @@ cleanup() { umount "$root/proc" 2>/dev/null || true; }
 trap cleanup EXIT
 mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
 
-version=$(chroot "$root" tshark --version 2>/dev/null | sed -n '1s/.* \([0-9.]*\)[ .].*/\1/p')
+version=$(chroot "$root" tshark --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1)
 echo "=== Wireshark $version ($suite chroot $root) ==="
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 sh -c '
     set -e
