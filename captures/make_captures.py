@@ -307,6 +307,9 @@ ERROR_PAYLOADS = [
     "40 3b 05 03 01",           # command argument length overruns
     "40 3b 21 03 05",           # command reserved bits set
     "42 a5 80 8f",              # MAC included, but cut short
+    "6f",                       # every info bit: encrypted, MAC cut, reserved, version 3
+    "40 02 ca 09 02",           # two temperatures, the second cut after its ID
+    "40 53",                    # text with no length byte
 ]
 
 

@@ -182,10 +182,12 @@ static void add_bad_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, 
             "%s: length says %u value bytes, only %u remain", label,
             (unsigned)obj->value_length,
             (unsigned)(obj->length - (obj->value_offset - obj->offset)));
+    else if (obj->def->length == 0)
+        expert_add_info_format(pinfo, item, &ei_truncated,
+            "%s: its length byte is missing", label);
     else
         expert_add_info_format(pinfo, item, &ei_truncated,
-            "%s: needs %u value bytes, only %u remain", label,
-            obj->def->length ? obj->def->length : 1u, avail);
+            "%s: needs %u value bytes, only %u remain", label, obj->def->length, avail);
 }
 
 /* Adds one object; returns its text for the Info column, NULL for a bad object. */
@@ -251,7 +253,8 @@ static void add_header(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
     if (hdr->has_mac)
         proto_tree_add_ether(tree, hf_mac, tvb, (int)hdr->mac_offset, BTHOME_MAC_LEN, hdr->mac);
     else if (status == BTHOME_HEADER_MAC_CUT)
-        proto_tree_add_expert_format(tree, pinfo, &ei_truncated, tvb, 1, -1,
+        proto_tree_add_expert_format(tree, pinfo, &ei_truncated, tvb, 1,
+            (int)tvb_captured_length(tvb) - 1,
             "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
             tvb_captured_length(tvb) - 1);
 }
@@ -279,7 +282,7 @@ static int dissect_bthome_v2(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
             unsigned body = len - (unsigned)hdr.body_offset;
             if (body < 8)
                 proto_tree_add_expert_format(bt, pinfo, &ei_too_short, tvb,
-                    (int)hdr.body_offset, -1,
+                    (int)hdr.body_offset, (int)body,
                     "Encrypted payload of %u bytes is shorter than counter + MIC (8)", body);
             wmem_strbuf_append(summary, "[encrypted]");
         } else if (status == BTHOME_HEADER_OK && hdr.body_offset == len) {

@@ -10,19 +10,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsrun import IsolatedTshark  # noqa: E402
+from wsrun import bthome_glossary  # noqa: E402
 
 
 def registered_fields(plugin):
-    with IsolatedTshark(plugin) as ws:
-        out = ws.run(["-G", "fields"]).stdout
-    rows = []
-    for line in out.splitlines():
-        cols = line.split("\t")
-        if cols[0] == "F" and cols[2].startswith("bthome.") \
-                and not cols[2].startswith("bthome.expert."):
-            rows.append(f"{cols[2]}\t{cols[3]}")
-    return sorted(rows)
+    return [f"{r[2]}\t{r[3]}" for r in bthome_glossary(plugin)
+            if not r[2].startswith("bthome.expert.")]
 
 
 def main():

@@ -91,6 +91,17 @@ class IsolatedTshark:
         return proc
 
 
+def bthome_glossary(plugin):
+    """The plugin's rows of `tshark -G fields`, sorted by field name: each a list
+    [kind, label, name, type, parent, display, bitmask, description]. Expert infos are
+    rows too, named bthome.expert.*."""
+    with IsolatedTshark(plugin) as ws:
+        lines = ws.run(["-G", "fields"]).stdout.splitlines()
+    rows = [line.split("\t") for line in lines]
+    return sorted((r for r in rows if len(r) > 7 and r[0] == "F"
+                   and r[2].startswith("bthome.")), key=lambda r: r[2])
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
