@@ -190,7 +190,7 @@ static void add_bad_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, 
             "%s: needs %u value bytes, only %u remain", label, obj->def->length, avail);
 }
 
-/* Adds one object; returns its text for the Info column, NULL for a bad object. */
+/* Adds one object; returns its text for the Info column. */
 static const char *add_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
                               int start, const bthome_object_t *obj, const uint8_t *body,
                               int prev_id)
@@ -202,7 +202,9 @@ static const char *add_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tv
     bthome_format_label(obj, label, sizeof label);
     if (obj->status != BTHOME_OBJ_OK) {
         add_bad_object(tree, pinfo, tvb, start, obj, label);
-        return NULL;
+        return obj->status == BTHOME_OBJ_UNKNOWN
+            ? wmem_strdup_printf(pinfo->pool, "[unknown object 0x%02x]", obj->id)
+            : wmem_strdup_printf(pinfo->pool, "[%s truncated]", label);
     }
     bthome_format_value(obj, body, text, sizeof text);
     item = add_table_value(tree, pinfo, tvb, start, obj, label, text);
@@ -227,9 +229,8 @@ static void add_objects(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, int
     while (bthome_parser_next(&parser, &obj)) {
         const char *text = add_object(tree, pinfo, tvb, body_start + (int)obj.offset, &obj,
                                       body, prev_id);
-        if (text)
-            wmem_strbuf_append_printf(summary, "%s%s",
-                                      wmem_strbuf_get_len(summary) ? ", " : "", text);
+        wmem_strbuf_append_printf(summary, "%s%s",
+                                  wmem_strbuf_get_len(summary) ? ", " : "", text);
         prev_id = obj.id;
     }
 }
@@ -259,6 +260,42 @@ static void add_header(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
             tvb_captured_length(tvb) - 1);
 }
 
+/* What follows the header: objects, or the encrypted payload. */
+static void add_body(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+                     const bthome_v2_header_t *hdr, bthome_header_status_t status,
+                     wmem_strbuf_t *summary)
+{
+    unsigned body = tvb_captured_length(tvb) - (unsigned)hdr->body_offset;
+
+    if (status == BTHOME_HEADER_MAC_CUT) {
+        wmem_strbuf_append(summary, "[MAC truncated]");
+    } else if (hdr->encrypted) {
+        /* ciphertext | counter (4) | MIC (4) */
+        if (body < 8)
+            proto_tree_add_expert_format(tree, pinfo, &ei_too_short, tvb,
+                (int)hdr->body_offset, (int)body,
+                "Encrypted payload of %u bytes is shorter than counter + MIC (8)", body);
+        wmem_strbuf_append(summary, "[encrypted]");
+    } else if (body == 0) {
+        proto_tree_add_expert_format(tree, pinfo, &ei_truncated, tvb, 0, -1,
+            "No objects after the device information byte");
+        wmem_strbuf_append(summary, "[no objects]");
+    } else {
+        add_objects(tree, pinfo, tvb, (int)hdr->body_offset, summary);
+    }
+}
+
+/* Several BTHome service data in one frame (HCI reports): keep every summary. */
+static void add_info_summary(packet_info *pinfo, const char *summary)
+{
+    col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
+    if (!p_get_proto_data(pinfo->pool, pinfo, proto_bthome, 0)) {
+        col_clear(pinfo->cinfo, COL_INFO);
+        p_add_proto_data(pinfo->pool, pinfo, proto_bthome, 0, GINT_TO_POINTER(1));
+    }
+    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", summary);
+}
+
 /* Dissects v2 service data (the bytes after the UUID). */
 static int dissect_bthome_v2(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
 {
@@ -270,34 +307,15 @@ static int dissect_bthome_v2(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
     proto_tree *bt = proto_item_add_subtree(ti, ett_bthome);
 
     proto_item_set_text(ti, "BTHome v2");
-    col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
     if (status == BTHOME_HEADER_EMPTY) {
         proto_tree_add_expert_format(bt, pinfo, &ei_truncated, tvb, 0, 0,
             "Empty service data: no device information byte");
         wmem_strbuf_append(summary, "[empty]");
     } else {
         add_header(bt, pinfo, tvb, &hdr, status);
-        if (hdr.encrypted) {
-            /* ciphertext | counter (4) | MIC (4) */
-            unsigned body = len - (unsigned)hdr.body_offset;
-            if (body < 8)
-                proto_tree_add_expert_format(bt, pinfo, &ei_too_short, tvb,
-                    (int)hdr.body_offset, (int)body,
-                    "Encrypted payload of %u bytes is shorter than counter + MIC (8)", body);
-            wmem_strbuf_append(summary, "[encrypted]");
-        } else if (status == BTHOME_HEADER_OK && hdr.body_offset == len) {
-            proto_tree_add_expert_format(bt, pinfo, &ei_truncated, tvb, 0, -1,
-                "No objects after the device information byte");
-        } else {
-            add_objects(bt, pinfo, tvb, (int)hdr.body_offset, summary);
-        }
+        add_body(bt, pinfo, tvb, &hdr, status, summary);
     }
-    /* Several BTHome service data in one frame (HCI reports): keep every summary. */
-    if (!p_get_proto_data(pinfo->pool, pinfo, proto_bthome, 0)) {
-        col_clear(pinfo->cinfo, COL_INFO);
-        p_add_proto_data(pinfo->pool, pinfo, proto_bthome, 0, GINT_TO_POINTER(1));
-    }
-    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", wmem_strbuf_get_str(summary));
+    add_info_summary(pinfo, wmem_strbuf_get_str(summary));
     return (int)len;
 }
 
