@@ -114,7 +114,7 @@ bthome_header_status_t bthome_parse_v2_header(const uint8_t *data, size_t len,
     return BTHOME_HEADER_OK;
 }
 
-static unsigned type_size(bthome_type_t type)
+unsigned bthome_type_size(bthome_type_t type)
 {
     switch (type) {
     case BTHOME_TYPE_U8: case BTHOME_TYPE_S8: return 1;
@@ -125,9 +125,21 @@ static unsigned type_size(bthome_type_t type)
     }
 }
 
+void bthome_type_range(bthome_type_t type, int64_t *min, int64_t *max)
+{
+    unsigned bits = 8 * (bthome_type_size(type) ? bthome_type_size(type) : 1);
+    if (bthome_type_is_signed(type)) {
+        *min = -((int64_t)1 << (bits - 1));
+        *max = ((int64_t)1 << (bits - 1)) - 1;
+    } else {
+        *min = 0;
+        *max = ((int64_t)1 << bits) - 1;
+    }
+}
+
 static int64_t read_le(const uint8_t *p, bthome_type_t type)
 {
-    unsigned size = type_size(type);
+    unsigned size = bthome_type_size(type);
     uint64_t v = 0;
     for (unsigned i = size; i > 0; i--)
         v = (v << 8) | p[i - 1];

@@ -54,6 +54,10 @@ const bthome_object_def_t *bthome_object_def(uint8_t id);
 const bthome_object_def_t *const *bthome_object_defs(size_t *count);
 
 bool bthome_type_is_signed(bthome_type_t type);
+/* Bytes of a wire integer type, 0 for BYTES/LEN8/CMD. */
+unsigned bthome_type_size(bthome_type_t type);
+/* Smallest and largest raw value of a wire integer type (a BYTES value reads as u8). */
+void bthome_type_range(bthome_type_t type, int64_t *min, int64_t *max);
 /* Decimal places of the row's factor ("0.01" -> 2) and its digits as an integer (1). */
 unsigned bthome_factor_decimals(const bthome_object_def_t *def);
 int64_t bthome_factor_digits(const bthome_object_def_t *def);

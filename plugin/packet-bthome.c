@@ -66,7 +66,7 @@ static expert_field ei_reserved_bits = EI_INIT;
 static expert_field ei_invalid_utf8 = EI_INIT;
 static expert_field ei_too_short = EI_INIT;
 
-/* Wireshark 4.0 hook: fields of the BLE dissectors the postdissector reads. */
+/* btcommon's AD type field, which the postdissector walks (see dissect_bthome_post). */
 static int hf_eir_ad_type = -1;
 
 static int * const info_bits[] = {
@@ -374,19 +374,6 @@ static enum ftenum integer_type(int64_t min, int64_t max)
            (min >= INT32_MIN && max <= INT32_MAX) ? FT_INT32 : FT_INT64;
 }
 
-static void type_range(bthome_type_t type, int64_t *min, int64_t *max)
-{
-    switch (type) {
-    case BTHOME_TYPE_S8:  *min = INT8_MIN;  *max = INT8_MAX; break;
-    case BTHOME_TYPE_U16: *min = 0;         *max = 0xFFFF; break;
-    case BTHOME_TYPE_S16: *min = INT16_MIN; *max = INT16_MAX; break;
-    case BTHOME_TYPE_U24: *min = 0;         *max = 0xFFFFFF; break;
-    case BTHOME_TYPE_U32: *min = 0;         *max = 0xFFFFFFFF; break;
-    case BTHOME_TYPE_S32: *min = INT32_MIN; *max = INT32_MAX; break;
-    default:              *min = 0;         *max = 0xFF; break;
-    }
-}
-
 static const value_string *words_to_vals(const char *words)
 {
     const char *cursor = words;
@@ -433,7 +420,7 @@ static void describe_field(const bthome_object_def_t *const *defs, size_t n, siz
         int64_t lo, hi;
         if (strcmp(defs[i]->field, d->field) != 0)
             continue;
-        type_range(defs[i]->type, &lo, &hi);
+        bthome_type_range(defs[i]->type, &lo, &hi);
         min = lo < min ? lo : min;
         max = hi > max ? hi : max;
         scaled = scaled || strcmp(defs[i]->factor, "1") != 0;

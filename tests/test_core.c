@@ -462,15 +462,30 @@ static void test_examples_cover_table(void)
 
 /* ------------------------------------------------------------ 2. the table */
 
-static unsigned type_size(bthome_type_t t)
+/* Wire integer types: size and range, as the spec's u8..s32 say. */
+static void test_types(void)
 {
-    switch (t) {
-    case BTHOME_TYPE_U8: case BTHOME_TYPE_S8: return 1;
-    case BTHOME_TYPE_U16: case BTHOME_TYPE_S16: return 2;
-    case BTHOME_TYPE_U24: return 3;
-    case BTHOME_TYPE_U32: case BTHOME_TYPE_S32: return 4;
-    default: return 0;
+    static const struct { bthome_type_t type; unsigned size; int64_t min, max; } types[] = {
+        { BTHOME_TYPE_U8,  1, 0, 255 },
+        { BTHOME_TYPE_S8,  1, -128, 127 },
+        { BTHOME_TYPE_U16, 2, 0, 65535 },
+        { BTHOME_TYPE_S16, 2, -32768, 32767 },
+        { BTHOME_TYPE_U24, 3, 0, 16777215 },
+        { BTHOME_TYPE_U32, 4, 0, 4294967295LL },
+        { BTHOME_TYPE_S32, 4, -2147483648LL, 2147483647 },
+        { BTHOME_TYPE_BYTES, 0, 0, 255 },
+        { BTHOME_TYPE_LEN8, 0, 0, 255 },
+        { BTHOME_TYPE_CMD, 0, 0, 255 },
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        int64_t min, max;
+        describe("type %u", (unsigned)types[i].type);
+        CHECK_INT(bthome_type_size(types[i].type), types[i].size);
+        bthome_type_range(types[i].type, &min, &max);
+        CHECK_INT(min, types[i].min);
+        CHECK_INT(max, types[i].max);
     }
+    cur = "";
 }
 
 static void test_table(void)
@@ -492,7 +507,7 @@ static void test_table(void)
         CHECK(d->field && d->field[0]);
         CHECK(d->unit != NULL && d->words != NULL && d->factor != NULL);
 
-        unsigned size = type_size(d->type);
+        unsigned size = bthome_type_size(d->type);
         if (size)
             CHECK_INT(d->length, size);
         else if (d->type == BTHOME_TYPE_BYTES)
@@ -1012,6 +1027,7 @@ int main(void)
     test_word_examples();
     test_other_examples();
     test_examples_cover_table();
+    test_types();
     test_table();
     test_factor_and_words();
     check_number_cases(boundaries, sizeof boundaries / sizeof boundaries[0]);
