@@ -9,6 +9,7 @@ Usage: python3 captures/make_captures.py [--out DIR]
 """
 
 import argparse
+import ctypes
 import re
 import struct
 from dataclasses import dataclass
@@ -318,27 +319,208 @@ def errors():
     return one_per_event(adverts, SET_START_US)
 
 
-SPEC_ENCRYPTED = "41 e4 45 f3 c9 96 2b 33 22 11 00 6c 7c 45 19"
+# ---------------------------------------------------------------------------
+# Encryption: through the plugin's own core (libbthomecore.so, libgcrypt AES-CCM)
+
+DEFAULT_CORE = HERE.parent / "build" / "libbthomecore.so"
 
 
-def encrypted():
-    payloads = [SPEC_ENCRYPTED, "41 01 02 03"]  # the spec's example; too short for counter+MIC
-    return one_per_event([Advert(ENCRYPTED_MAC, adv_data(h(p))) for p in payloads],
-                         SET_START_US)
+class Core:
+    """The Wireshark-free core of the plugin, loaded as a shared library."""
+
+    def __init__(self, path):
+        try:
+            self.lib = ctypes.CDLL(str(path))
+        except OSError as e:
+            raise SystemExit(f"{e}\nbuild the project first (cmake --build build), "
+                             "or pass --core PATH/libbthomecore.so")
+        self.lib.bthome_v2_encrypt.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                               ctypes.c_uint8, ctypes.c_uint32,
+                                               ctypes.c_char_p, ctypes.c_size_t,
+                                               ctypes.c_char_p]
+        self.lib.bthome_v2_encrypt.restype = ctypes.c_bool
+
+    def v2_encrypt(self, key, mac, info, counter, plain):
+        """ciphertext | counter | MIC for v2 service data with this info byte."""
+        out = ctypes.create_string_buffer(len(plain) + 8)
+        if not self.lib.bthome_v2_encrypt(bytes.fromhex(key), bytes.fromhex(mac.replace(":", "")),
+                                          info, counter, plain, len(plain), out):
+            raise SystemExit("bthome_v2_encrypt failed")
+        return out.raw
 
 
-def encrypted_audit():
-    """Replay / reuse / downgrade cases made from the spec's example (no AES needed)."""
-    payloads = [
-        SPEC_ENCRYPTED,                                    # decrypts with the spec's key
-        SPEC_ENCRYPTED,                                    # retransmission: duplicate
-        "41 e5 45 f3 c9 96 2b 33 22 11 00 6c 7c 45 19",    # same counter, other ciphertext
-        "41 e4 45 f3 c9 96 2b 32 22 11 00 6c 7c 45 19",    # lower counter: replay
-        "41 e4 45 f3 c9 96 2b 34 22 11 00 6c 7c 45 18",    # new counter, bad MIC
-        "40 02 ca 09 03 bf 13",                            # plaintext: downgrade
-    ]
-    return one_per_event([Advert(ENCRYPTED_MAC, adv_data(h(p))) for p in payloads],
-                         SET_START_US)
+SPEC_KEY = "231d39c1d7cc1ab1aee224cd096db932"
+SPEC_ENCRYPTED = h("41 e4 45 f3 c9 96 2b 33 22 11 00 6c 7c 45 19")
+
+
+@dataclass(frozen=True)
+class Device:
+    mac: str
+    key: str          # the key the device encrypts with
+    name: str = ""
+    random: bool = False
+
+
+SPEC_DEVICE = Device(ENCRYPTED_MAC, SPEC_KEY, "kitchen")
+HALLWAY = Device("A4:C1:38:E0:00:02", "a1b2c3d4e5f60718293a4b5c6d7e8f90", "hallway")
+GARAGE = Device("A4:C1:38:E0:00:03", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "garage")
+ATTIC = Device("A4:C1:38:E0:00:04", "5555aaaa5555aaaa5555aaaa5555aaaa", "attic")
+OFFICE = Device("A4:C1:38:E0:00:05", "00112233445566778899aabbccddeeff", "office")
+ROAMER = Device("D2:4F:11:22:33:44", "fedcba98765432100123456789abcdef", "", random=True)
+WRAPPER = Device("A4:C1:38:E0:00:06", "1234567890abcdef1234567890abcdef", "wrap")
+RESETTER = Device("A4:C1:38:E0:00:07", "abcdef1234567890abcdef1234567890", "reset")
+PLAIN = Device("A4:C1:38:E0:00:08", "", "plain")
+KEYED_PLAIN = Device("A4:C1:38:E0:00:09", "99999999999999999999999999999999", "keyed")
+WRONG_KEY = "deadbeefdeadbeefdeadbeefdeadbeef"
+
+
+def key_row(mac, key, name):
+    """One row of the bthome_keys UAT, as tshark's -o uat:bthome_keys:... takes it."""
+    return f'"{mac}","{key}","{name}"'
+
+
+class Sealer:
+    """Builds encrypted adverts, and the rows of the set's TSV: what each frame must show."""
+
+    def __init__(self, core):
+        self.core = core
+        self.adverts = []
+        self.rows = []
+
+    def add(self, advert, *expect):
+        self.adverts.append(advert)
+        frame = len(self.adverts)
+        self.rows += [(frame, "", f, v) for f, v in expect]
+        return frame
+
+    def sealed(self, dev, counter, plain, info=0x41, mac_included=None):
+        """Encrypted v2 service data; mac_included puts the device MAC in the payload."""
+        if mac_included:
+            info |= 0x02
+        body = self.core.v2_encrypt(dev.key, dev.mac, info, counter, plain)
+        return bytes([info]) + (mac_le(dev.mac) if mac_included else b"") + body
+
+    def advert(self, dev, service_data, advertiser=None):
+        return Advert(advertiser or dev.mac, adv_data(service_data),
+                      random=dev.random or advertiser is not None)
+
+
+def encrypted(core):
+    """Decryption outcomes, one device or key situation per frame."""
+    s = Sealer(core)
+    spec = s.sealed(SPEC_DEVICE, 0x00112233, h("02 ca 09 03 bf 13"))
+    if spec != SPEC_ENCRYPTED:
+        raise SystemExit(f"the core does not reproduce the spec's example: {spec.hex()}")
+    s.add(s.advert(SPEC_DEVICE, spec), ("bthome.temperature", "25.06"),
+          ("bthome.humidity", "50.55"), ("bthome.encryption.decrypted", "1"),
+          ("bthome.encryption.counter", "1122867"),
+          ("bthome.encryption.nonce", "5448e68f80a5d2fc4133221100"),
+          ("bthome.encryption.key_mac", "54:48:E6:8F:80:A5"))
+    s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 1, h("00 01 01 5a 1a 01"))),
+          ("bthome.packet_id", "1"), ("bthome.battery", "90"), ("bthome.binary.door", "1"),
+          ("bthome.encryption.key_mac", "A4:C1:38:E0:00:02"))
+    s.add(s.advert(GARAGE, s.sealed(GARAGE, 7, h("02 c4 09"))),   # its table row: wrong key
+          ("bthome.encryption.decrypted", "0"), ("bthome.expert.mic_failure", "A4:C1:38:E0:00:03"))
+    tampered = bytearray(spec)
+    tampered[-1] ^= 0x01
+    s.add(s.advert(SPEC_DEVICE, bytes(tampered)), ("bthome.encryption.decrypted", "0"),
+          ("bthome.expert.mic_failure", "wrong key or tampered"))
+    s.add(s.advert(ATTIC, s.sealed(ATTIC, 3, h("02 c4 09"))),     # no key row at all
+          ("bthome.expert.no_key", "no key configured for A4:C1:38:E0:00:04"))
+    s.add(s.advert(SPEC_DEVICE, h("41 01 02 03")), ("bthome.expert.too_short", ""))
+    # MAC included: the nonce takes it, not the (random, rotating) advertiser address
+    s.add(s.advert(OFFICE, s.sealed(OFFICE, 9, h("02 ca 09"), mac_included=True),
+                   advertiser="7B:00:00:00:00:01"),
+          ("bthome.mac", OFFICE.mac.lower()), ("bthome.temperature", "25.06"),
+          ("bthome.encryption.key_mac", OFFICE.mac))
+    s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 2, b"")),           # counter and MIC only
+          ("bthome.encryption.decrypted", "1"), ("bthome.expert.truncated", "No objects"))
+    s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 3, h("00 02 01 59 1a 00"))),
+          ("bthome.packet_id", "2"), ("bthome.binary.door", "0"))
+    keys = [key_row(SPEC_DEVICE.mac, SPEC_KEY, "kitchen"),
+            key_row(HALLWAY.mac, HALLWAY.key.upper(), "hallway"),
+            key_row(GARAGE.mac.lower(), WRONG_KEY, "garage"),
+            key_row(OFFICE.mac, " ".join(OFFICE.key[i:i + 2] for i in range(0, 32, 2)), "office")]
+    return s, keys
+
+
+def encrypted_wildcard(core):
+    """'*' keys: tried on every device, after the device's own keys."""
+    s = Sealer(core)
+    # The first row is a '*' with hallway's key, listed before hallway's own row: the
+    # exact row must still be the one reported.
+    s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 20, h("02 ca 09"))),
+          ("bthome.encryption.key_mac", HALLWAY.mac), ("bthome.temperature", "25.06"))
+    s.add(s.advert(ROAMER, s.sealed(Device(ROAMER.mac, HALLWAY.key), 1, h("03 bf 13"))),
+          ("bthome.encryption.key_mac", "*"), ("bthome.humidity", "50.55"))
+    # garage's own row is wrong, the '*' key is right
+    s.add(s.advert(GARAGE, s.sealed(Device(GARAGE.mac, HALLWAY.key), 2, h("01 64"))),
+          ("bthome.encryption.key_mac", "*"), ("bthome.battery", "100"))
+    s.add(s.advert(ATTIC, s.sealed(ATTIC, 4, h("01 64"))),        # no key fits
+          ("bthome.encryption.decrypted", "0"), ("bthome.expert.mic_failure", "A4:C1:38:E0:00:04"))
+    keys = [key_row("*", HALLWAY.key, "any"),
+            key_row(HALLWAY.mac, HALLWAY.key, "hallway"),
+            key_row(GARAGE.mac, WRONG_KEY, "garage")]
+    return s, keys
+
+
+AUDIT_EXPERTS = ("duplicate", "counter_reuse", "replay", "downgrade")
+
+
+def encrypted_audit(core):
+    """One capture per audit condition of shared/fields.md, device by device."""
+    s = Sealer(core)
+    a = SPEC_DEVICE
+    first = s.sealed(a, 100, h("02 ca 09 03 bf 13"))
+    f1 = s.add(s.advert(a, first), ("bthome.temperature", "25.06"))
+    s.add(s.advert(a, first), ("bthome.expert.duplicate", f"frame {f1}"),
+          ("bthome.encryption.prev_frame", str(f1)))
+    f3 = s.add(s.advert(a, s.sealed(a, 101, h("02 cb 09 03 bf 13"))))
+    s.add(s.advert(a, s.sealed(a, 101, h("02 cc 09 03 bf 13"))),   # nonce reuse
+          ("bthome.expert.counter_reuse", f"frame {f3}"), ("bthome.encryption.prev_frame", str(f3)))
+    s.add(s.advert(a, s.sealed(a, 50, h("02 cd 09 03 bf 13"))),
+          ("bthome.expert.replay", f"not greater than 101 (frame {f3}): replay of an old frame"))
+    s.add(s.advert(a, first), ("bthome.expert.replay", f"Replay of frame {f1}"))
+    tampered = bytearray(s.sealed(a, 102, h("02 ce 09 03 bf 13")))
+    tampered[3] ^= 0x80
+    s.add(s.advert(a, bytes(tampered)), ("bthome.expert.mic_failure", ""),
+          ("!bthome.expert.replay", ""), ("!bthome.expert.counter_reuse", ""))
+    f8 = s.add(s.advert(a, s.sealed(a, 103, h("02 cf 09 03 bf 13"))),
+               ("!bthome.expert.replay", ""))
+    s.add(s.advert(a, h("40 02 ca 09 03 bf 13")), ("bthome.expert.downgrade", f"frame {f8}"))
+    for counter, expect in ((0xFFFE, None), (0xFFFF, None), (0x0000, "likely a counter wrap")):
+        f = s.add(s.advert(WRAPPER, s.sealed(WRAPPER, counter, h("01 50"))))
+        if expect:
+            s.rows.append((f, "", "bthome.expert.replay", expect))
+            s.rows.append((f, "", "bthome.expert.replay", "counter unauthenticated"))
+    for counter, expect in ((5000, None), (5001, None), (3, "likely a counter reset")):
+        f = s.add(s.advert(RESETTER, s.sealed(RESETTER, counter, h("01 50"))))
+        if expect:
+            s.rows.append((f, "", "bthome.expert.replay", expect))
+    p1 = s.add(s.advert(PLAIN, h("40 00 07 02 ca 09")))
+    s.add(s.advert(PLAIN, h("40 00 07 02 ca 09")), ("bthome.expert.duplicate", f"frame {p1}"))
+    s.add(s.advert(PLAIN, h("40 00 07 02 cb 09")),
+          ("bthome.expert.duplicate", f"same packet id 7 as frame {p1}"))
+    s.add(s.advert(PLAIN, h("40 00 08 02 cb 09")), ("!bthome.expert.duplicate", ""))
+    s.add(s.advert(KEYED_PLAIN, h("40 02 ca 09")),
+          ("bthome.expert.downgrade", "has a key configured"))
+    keys = [key_row(a.mac, a.key, "kitchen"), key_row(KEYED_PLAIN.mac, KEYED_PLAIN.key, "keyed")]
+    return s, keys
+
+
+def encrypted_clean(core):
+    """Well-behaved devices, keyed and not: no audit finding may show."""
+    s = Sealer(core)
+    for i in range(4):
+        s.add(s.advert(SPEC_DEVICE, s.sealed(SPEC_DEVICE, 200 + i, h("02") +
+                                              (2500 + i).to_bytes(2, "little"))))
+        s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 10 + 2 * i, bytes([0, i, 0x1a, i % 2]))))
+        s.add(s.advert(ATTIC, s.sealed(ATTIC, 1000 + i, h("01 50"))))
+        s.add(s.advert(PLAIN, bytes([0x40, 0, i, 0x02, i, 0x09])))
+    for frame in range(1, len(s.adverts) + 1):
+        s.rows += [(frame, "", "!bthome.expert." + e, "") for e in AUDIT_EXPERTS]
+    keys = [key_row(SPEC_DEVICE.mac, SPEC_KEY, "kitchen"), key_row(HALLWAY.mac, HALLWAY.key, "")]
+    return s, keys
 
 
 def weather(pid, temp, hum, press, batt, rssi=-62):
@@ -573,14 +755,24 @@ def write_tsv(path, rows):
     lines = ["frame\tobject_bytes\tfield\texpected"]
     lines += ["\t".join(map(str, row)) for row in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def write_keys(path, rows):
+    """The set's bthome_keys rows, one per line: the tests pass each as -o uat:bthome_keys:"""
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE,
                         help="output folder (default: the captures/ folder)")
+    parser.add_argument("--core", type=Path, default=DEFAULT_CORE,
+                        help=f"the plugin's core library, to encrypt (default: {DEFAULT_CORE})")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    core = Core(args.core)
 
     table = load_object_table()
     spec_events, spec_rows = spec_examples()
@@ -588,11 +780,16 @@ def main():
         "spec-examples": spec_events,
         "all-objects": all_objects(table),
         "errors": errors(),
-        "encrypted": encrypted(),
-        "encrypted-audit": encrypted_audit(),
         "multi-report": multi_report(),
     }
     written = []
+    for name, make in (("encrypted", encrypted), ("encrypted-wildcard", encrypted_wildcard),
+                       ("encrypted-audit", encrypted_audit),
+                       ("encrypted-clean", encrypted_clean)):
+        sealer, keys = make(core)
+        sets[name] = one_per_event(sealer.adverts, SET_START_US)
+        written += [write_tsv(args.out / f"{name}.tsv", sealer.rows),
+                    write_keys(args.out / f"{name}.keys", keys)]
     for name, events in sets.items():
         written += write_set(args.out, name, events)
     write_tsv(args.out / "spec-examples.tsv", spec_rows)

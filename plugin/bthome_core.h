@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #define BTHOME_UUID_V2 0xFCD2
+#define BTHOME_OBJECT_PACKET_ID 0x00   /* repeats of one advert share it */
 
 typedef enum {
     BTHOME_KIND_NUMBER,

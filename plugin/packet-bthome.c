@@ -2,8 +2,10 @@
  * Wireshark dissector for BTHome, the open BLE advertisement format for sensors
  * (service data UUID 0xFCD2).
  *
- * The format itself (object table, parsing, value text) lives in the Wireshark-free
- * core, bthome_core.c; this file only registers fields and builds the tree.
+ * The format itself (object table, parsing, value text), the crypto and the device
+ * audit live in the Wireshark-free core (bthome_core.c, bthome_crypto.c,
+ * bthome_audit.c); this file registers fields, keys and expert infos, keeps the
+ * per-file device state and builds the tree.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,11 +13,15 @@
 #include <wireshark.h>
 #include <epan/packet.h>
 #include <epan/expert.h>
+#include <epan/prefs.h>
 #include <epan/proto_data.h>
+#include <epan/uat.h>
 #include <epan/unit_strings.h>
 #include <epan/dissectors/packet-bluetooth.h>
 
+#include "bthome_audit.h"
 #include "bthome_core.h"
+#include "bthome_crypto.h"
 #include "bthome_objects.h"
 #include "ws_compat.h"
 
@@ -47,6 +53,13 @@ static int hf_dimmer_steps = -1;
 static int hf_command_length = -1;
 static int hf_command_args = -1;
 static int hf_command_steps = -1;
+static int hf_enc_ciphertext = -1;
+static int hf_enc_counter = -1;
+static int hf_enc_mic = -1;
+static int hf_enc_nonce = -1;
+static int hf_enc_decrypted = -1;
+static int hf_enc_key_mac = -1;
+static int hf_enc_prev_frame = -1;
 
 /* One filter field per distinct "field" of the object table, filled at registration. */
 #define MAX_TABLE_FIELDS 96
@@ -57,6 +70,7 @@ static int table_field_of_id[256];
 static int ett_bthome = -1;
 static int ett_info = -1;
 static int ett_object = -1;
+static int ett_encryption = -1;
 
 static expert_field ei_truncated = EI_INIT;
 static expert_field ei_unknown_object = EI_INIT;
@@ -65,9 +79,17 @@ static expert_field ei_bad_version = EI_INIT;
 static expert_field ei_reserved_bits = EI_INIT;
 static expert_field ei_invalid_utf8 = EI_INIT;
 static expert_field ei_too_short = EI_INIT;
+static expert_field ei_no_address = EI_INIT;
+static expert_field ei_no_key = EI_INIT;
+static expert_field ei_mic_failure = EI_INIT;
+static expert_field ei_counter_reuse = EI_INIT;
+static expert_field ei_replay = EI_INIT;
+static expert_field ei_duplicate = EI_INIT;
+static expert_field ei_downgrade = EI_INIT;
 
-/* btcommon's AD type field, which the postdissector walks (see dissect_bthome_post). */
+/* Fields of other dissectors the 4.0 postdissector reads (see dissect_bthome_post). */
 static int hf_eir_ad_type = -1;
+static int hf_hci_bd_addr = -1;
 
 static int * const info_bits[] = {
     &hf_info_version,
@@ -77,6 +99,162 @@ static int * const info_bits[] = {
     &hf_info_encrypted,
     NULL
 };
+
+/* ---- Keys: the preferences UAT "BTHome keys" ------------------------------------- */
+
+typedef struct {
+    char *mac;      /* "AA:BB:CC:DD:EE:FF" or "*" */
+    char *key;      /* 32 hex digits */
+    char *name;
+} key_row_t;
+
+static key_row_t *key_rows;
+static unsigned key_row_count;
+
+UAT_CSTRING_CB_DEF(key_row, mac, key_row_t)
+UAT_CSTRING_CB_DEF(key_row, key, key_row_t)
+UAT_CSTRING_CB_DEF(key_row, name, key_row_t)
+
+/* A valid row, parsed once with its cipher set up: rebuilt whenever the table changes,
+ * exact MACs first so that they are tried before "*". */
+typedef struct {
+    uint8_t mac[BTHOME_MAC_LEN];
+    bool wildcard;
+    char *mac_text;             /* "54:48:E6:8F:80:A5" or "*" */
+    char *name;
+    bthome_cipher_t *cipher;
+} key_entry_t;
+
+static key_entry_t *key_entries;
+static unsigned key_entry_count;
+
+static char *mac_error(const char *text)
+{
+    return g_strdup_printf("Bad MAC \"%s\": write AA:BB:CC:DD:EE:FF, or * for every device",
+                           text ? text : "");
+}
+
+static char *key_error(const char *text)
+{
+    return g_strdup_printf("Bad key \"%s\": it must be 32 hex digits (16 bytes)",
+                           text ? text : "");
+}
+
+static wsc_uat_bool check_mac_field(void *rec _U_, const char *ptr, unsigned len,
+                                    const void *u1 _U_, const void *u2 _U_, char **err)
+{
+    char *text = g_strndup(ptr, len);
+    uint8_t mac[BTHOME_MAC_LEN];
+    bool wildcard;
+    bool ok = bthome_parse_mac(text, mac, &wildcard);
+
+    if (!ok)
+        *err = mac_error(text);
+    g_free(text);
+    return ok;
+}
+
+static wsc_uat_bool check_key_field(void *rec _U_, const char *ptr, unsigned len,
+                                    const void *u1 _U_, const void *u2 _U_, char **err)
+{
+    char *text = g_strndup(ptr, len);
+    uint8_t key[BTHOME_KEY_LEN];
+    bool ok = bthome_parse_key(text, key);
+
+    if (!ok)
+        *err = key_error(text);
+    g_free(text);
+    return ok;
+}
+
+static wsc_uat_bool key_row_update(void *rec, char **err)
+{
+    const key_row_t *row = (const key_row_t *)rec;
+    uint8_t mac[BTHOME_MAC_LEN], key[BTHOME_KEY_LEN];
+    bool wildcard;
+
+    if (!bthome_parse_mac(row->mac, mac, &wildcard)) {
+        *err = mac_error(row->mac);
+        return false;
+    }
+    if (!bthome_parse_key(row->key, key)) {
+        *err = key_error(row->key);
+        return false;
+    }
+    return true;
+}
+
+static void *key_row_copy(void *dest, const void *src, size_t len _U_)
+{
+    const key_row_t *from = (const key_row_t *)src;
+    key_row_t *to = (key_row_t *)dest;
+
+    to->mac = g_strdup(from->mac);
+    to->key = g_strdup(from->key);
+    to->name = g_strdup(from->name);
+    return dest;
+}
+
+static void key_row_free(void *rec)
+{
+    key_row_t *row = (key_row_t *)rec;
+
+    g_free(row->mac);
+    g_free(row->key);
+    g_free(row->name);
+}
+
+static void free_key_entries(void)
+{
+    for (unsigned i = 0; i < key_entry_count; i++) {
+        bthome_cipher_free(key_entries[i].cipher);
+        g_free(key_entries[i].mac_text);
+        g_free(key_entries[i].name);
+    }
+    g_free(key_entries);
+    key_entries = NULL;
+    key_entry_count = 0;
+}
+
+static void add_key_entry(const key_row_t *row, bool wildcard_pass)
+{
+    key_entry_t e = { { 0 }, false, NULL, NULL, NULL };
+    uint8_t key[BTHOME_KEY_LEN];
+
+    /* A row that update_cb refused stays in the table (Wireshark keeps it): skip it. */
+    if (!bthome_parse_mac(row->mac, e.mac, &e.wildcard) || e.wildcard != wildcard_pass ||
+        !bthome_parse_key(row->key, key) || !(e.cipher = bthome_cipher_new(key)))
+        return;
+    e.mac_text = e.wildcard ? g_strdup("*") : g_strdup_printf(
+        "%02X:%02X:%02X:%02X:%02X:%02X", e.mac[0], e.mac[1], e.mac[2], e.mac[3], e.mac[4],
+        e.mac[5]);
+    e.name = g_strdup(row->name ? row->name : "");
+    key_entries[key_entry_count++] = e;
+}
+
+static void key_rows_changed(void)
+{
+    free_key_entries();
+    key_entries = g_new0(key_entry_t, key_row_count ? key_row_count : 1);
+    for (unsigned i = 0; i < key_row_count; i++)
+        add_key_entry(&key_rows[i], false);
+    for (unsigned i = 0; i < key_row_count; i++)
+        add_key_entry(&key_rows[i], true);
+}
+
+static bool key_applies(const key_entry_t *e, const uint8_t *mac)
+{
+    return e->wildcard || memcmp(e->mac, mac, BTHOME_MAC_LEN) == 0;
+}
+
+/* A key names this device (a "*" key does not). */
+static bool device_has_key(const uint8_t *mac)
+{
+    for (unsigned i = 0; i < key_entry_count; i++)
+        if (!key_entries[i].wildcard && key_applies(&key_entries[i], mac))
+            return true;
+    return false;
+}
 
 /* ---- Tree building ------------------------------------------------------------ */
 
@@ -216,114 +394,424 @@ static const char *add_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tv
     return wmem_strdup_printf(pinfo->pool, "%s %s", label, text);
 }
 
-static void add_objects(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, int body_start,
-                        wmem_strbuf_t *summary)
+/* One BTHome service data being dissected. */
+typedef struct {
+    tvbuff_t *tvb;              /* the service data after the UUID */
+    packet_info *pinfo;
+    proto_tree *tree;           /* the BTHome subtree */
+    proto_item *item;           /* the BTHome item */
+    unsigned report;            /* which BTHome service data of the frame, from 1 */
+    const uint8_t *device;      /* display order: included MAC, else advertiser; or NULL */
+    bthome_v2_header_t hdr;
+    wmem_strbuf_t *summary;     /* Info column text */
+    bthome_audit_input_t audit; /* what the device audit needs to know */
+    bool authenticated;         /* a configured key verified the MIC */
+    bool audit_skip;            /* MIC failed with the device's key: nothing to trust */
+} report_t;
+
+/* Adds the objects of tvb from body_start; returns the packet id, or -1 without one. */
+static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
 {
     int len = tvb_captured_length_remaining(tvb, body_start);
     const uint8_t *body = tvb_get_ptr(tvb, body_start, len);
     bthome_parser_t parser;
     bthome_object_t obj;
-    int prev_id = -1;
+    int prev_id = -1, packet_id = -1;
 
+    if (len == 0) {
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, tvb, 0, -1,
+            "No objects after the device information byte");
+        wmem_strbuf_append(r->summary, "[no objects]");
+        return -1;
+    }
     bthome_parser_init(&parser, body, (size_t)len);
     while (bthome_parser_next(&parser, &obj)) {
-        const char *text = add_object(tree, pinfo, tvb, body_start + (int)obj.offset, &obj,
-                                      body, prev_id);
-        wmem_strbuf_append_printf(summary, "%s%s",
-                                  wmem_strbuf_get_len(summary) ? ", " : "", text);
+        const char *text = add_object(r->tree, r->pinfo, tvb, body_start + (int)obj.offset,
+                                      &obj, body, prev_id);
+        wmem_strbuf_append_printf(r->summary, "%s%s", prev_id >= 0 ? ", " : "", text);
+        if (obj.status == BTHOME_OBJ_OK && obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
+            packet_id = (int)obj.raw;
         prev_id = obj.id;
     }
+    return packet_id;
 }
 
-static void add_header(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
-                       const bthome_v2_header_t *hdr, bthome_header_status_t status)
+static void add_header(report_t *r, bthome_header_status_t status)
 {
+    const bthome_v2_header_t *hdr = &r->hdr;
     proto_item *item;
 
-    item = proto_tree_add_uint(tree, hf_version, tvb, 0, 1, hdr->version);
+    item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 1, hdr->version);
     proto_item_set_generated(item);
-    item = proto_tree_add_boolean(tree, hf_encrypted, tvb, 0, 1, hdr->encrypted);
+    item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 1, hdr->encrypted);
     proto_item_set_generated(item);
-    item = proto_tree_add_bitmask(tree, tvb, 0, hf_info, ett_info, info_bits, ENC_NA);
+    item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits, ENC_NA);
     if (hdr->version != 2)
-        expert_add_info_format(pinfo, item, &ei_bad_version,
+        expert_add_info_format(r->pinfo, item, &ei_bad_version,
             "Version bits say %u, not 2: decoded as v2 anyway", hdr->version);
     if (hdr->reserved)
-        expert_add_info_format(pinfo, item, &ei_reserved_bits,
+        expert_add_info_format(r->pinfo, item, &ei_reserved_bits,
             "Reserved device information bits 3-4 set (0x%02x)", hdr->info & BTHOME_INFO_RESERVED);
     if (hdr->has_mac)
-        proto_tree_add_ether(tree, hf_mac, tvb, (int)hdr->mac_offset, BTHOME_MAC_LEN, hdr->mac);
+        proto_tree_add_ether(r->tree, hf_mac, r->tvb, (int)hdr->mac_offset, BTHOME_MAC_LEN,
+                             hdr->mac);
     else if (status == BTHOME_HEADER_MAC_CUT)
-        proto_tree_add_expert_format(tree, pinfo, &ei_truncated, tvb, 1,
-            (int)tvb_captured_length(tvb) - 1,
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 1,
+            (int)tvb_captured_length(r->tvb) - 1,
             "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
-            tvb_captured_length(tvb) - 1);
+            tvb_captured_length(r->tvb) - 1);
+}
+
+static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
+{
+    return wmem_strdup_printf(pinfo->pool, "%02X:%02X:%02X:%02X:%02X:%02X",
+                              mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
+
+/* The key whose MIC verifies, trying the device's own keys before "*" keys; plain
+ * receives the plaintext. *tried says whether any key applied at all. */
+static const key_entry_t *decrypt_with_keys(const uint8_t *mac, const uint8_t *nonce,
+                                            const bthome_sealed_t *sealed, uint8_t *plain,
+                                            bool *tried)
+{
+    *tried = false;
+    for (unsigned i = 0; i < key_entry_count; i++) {
+        const key_entry_t *e = &key_entries[i];
+        if (!key_applies(e, mac))
+            continue;
+        *tried = true;
+        if (bthome_ccm_decrypt(e->cipher, nonce, BTHOME_NONCE_V2_LEN, NULL, 0,
+                               sealed->ciphertext, sealed->ciphertext_len, sealed->mic,
+                               plain) == BTHOME_CRYPT_OK)
+            return e;
+    }
+    return NULL;
+}
+
+/* Shows the plaintext as its own data source and dissects it like a plaintext advert. */
+static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
+{
+    tvbuff_t *child = tvb_new_child_real_data(r->tvb, plain, (unsigned)len, (int)len);
+
+    add_new_data_source(r->pinfo, child, "Decrypted BTHome");
+    proto_item_append_text(r->item, " (decrypted)");
+    wmem_strbuf_append(r->summary, "[decrypted] ");
+    r->authenticated = true;
+    r->audit.packet_id = add_objects(r, child, 0);
+}
+
+/* The encrypted payload: ciphertext | counter | MIC, decrypted when a key verifies. */
+static void add_encrypted(report_t *r)
+{
+    int start = (int)r->hdr.body_offset;
+    unsigned len = tvb_captured_length_remaining(r->tvb, start);
+    bthome_sealed_t sealed;
+    proto_tree *enc;
+    proto_item *enc_item, *item;
+    uint8_t nonce[BTHOME_NONCE_V2_LEN];
+    const key_entry_t *key;
+    uint8_t *plain;
+    bool tried;
+
+    if (!bthome_split_sealed(tvb_get_ptr(r->tvb, start, len), len, &sealed)) {
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, r->tvb, start, (int)len,
+            "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
+        wmem_strbuf_append(r->summary, "[encrypted, too short]");
+        return;
+    }
+    enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_encryption, &enc_item,
+                                 "Encrypted payload");
+    if (sealed.ciphertext_len)
+        proto_tree_add_item(enc, hf_enc_ciphertext, r->tvb, start,
+                            (int)sealed.ciphertext_len, ENC_NA);
+    start += (int)sealed.ciphertext_len;
+    proto_tree_add_item(enc, hf_enc_counter, r->tvb, start, BTHOME_COUNTER_LEN,
+                        ENC_LITTLE_ENDIAN);
+    proto_tree_add_item(enc, hf_enc_mic, r->tvb, start + BTHOME_COUNTER_LEN, BTHOME_MIC_LEN,
+                        ENC_NA);
+    r->audit.has_counter = true;
+    r->audit.counter = sealed.counter_value;
+
+    if (!r->device) {
+        expert_add_info(r->pinfo, enc_item, &ei_no_address);
+        wmem_strbuf_append(r->summary, "[encrypted, no address]");
+        return;
+    }
+    bthome_nonce_v2(r->device, r->hdr.info, sealed.counter, nonce);
+    item = proto_tree_add_bytes_with_length(enc, hf_enc_nonce, r->tvb, 0, 0, nonce,
+                                            (int)sizeof nonce);
+    proto_item_set_generated(item);
+
+    plain = (uint8_t *)wmem_alloc(r->pinfo->pool, sealed.ciphertext_len + 1);
+    key = decrypt_with_keys(r->device, nonce, &sealed, plain, &tried);
+    item = proto_tree_add_boolean(enc, hf_enc_decrypted, r->tvb, 0, 0, key != NULL);
+    proto_item_set_generated(item);
+    if (key) {
+        item = proto_tree_add_string(enc, hf_enc_key_mac, r->tvb, 0, 0, key->mac_text);
+        if (key->name[0])
+            proto_item_append_text(item, " (%s)", key->name);
+        proto_item_set_generated(item);
+        add_decrypted(r, plain, sealed.ciphertext_len);
+    } else if (tried) {
+        expert_add_info_format(r->pinfo, enc_item, &ei_mic_failure,
+            "MIC does not verify with the key(s) for %s: wrong key or tampered frame",
+            mac_text(r->pinfo, r->device));
+        wmem_strbuf_append(r->summary, "[encrypted, MIC failure]");
+        r->audit_skip = device_has_key(r->device);
+    } else {
+        expert_add_info_format(r->pinfo, enc_item, &ei_no_key,
+            "Encrypted: no key configured for %s", mac_text(r->pinfo, r->device));
+        wmem_strbuf_append(r->summary, "[encrypted, no key]");
+    }
 }
 
 /* What follows the header: objects, or the encrypted payload. */
-static void add_body(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
-                     const bthome_v2_header_t *hdr, bthome_header_status_t status,
-                     wmem_strbuf_t *summary)
+static void add_body(report_t *r, bthome_header_status_t status)
 {
-    unsigned body = tvb_captured_length(tvb) - (unsigned)hdr->body_offset;
+    if (status == BTHOME_HEADER_MAC_CUT)
+        wmem_strbuf_append(r->summary, "[MAC truncated]");
+    else if (r->hdr.encrypted)
+        add_encrypted(r);
+    else
+        r->audit.packet_id = add_objects(r, r->tvb, (int)r->hdr.body_offset);
+}
 
-    if (status == BTHOME_HEADER_MAC_CUT) {
-        wmem_strbuf_append(summary, "[MAC truncated]");
-    } else if (hdr->encrypted) {
-        /* ciphertext | counter (4) | MIC (4) */
-        if (body < 8)
-            proto_tree_add_expert_format(tree, pinfo, &ei_too_short, tvb,
-                (int)hdr->body_offset, (int)body,
-                "Encrypted payload of %u bytes is shorter than counter + MIC (8)", body);
-        wmem_strbuf_append(summary, "[encrypted]");
-    } else if (body == 0) {
-        proto_tree_add_expert_format(tree, pinfo, &ei_truncated, tvb, 0, -1,
-            "No objects after the device information byte");
-        wmem_strbuf_append(summary, "[no objects]");
-    } else {
-        add_objects(tree, pinfo, tvb, (int)hdr->body_offset, summary);
+/* ---- Device crypto audit ----------------------------------------------------------- */
+
+/* Per capture file: device address -> its history. Wireshark empties it between files. */
+static wmem_map_t *device_histories;
+
+typedef struct {
+    uint64_t address;
+    bthome_device_history_t history;
+} device_t;
+
+typedef struct {
+    bthome_audit_result_t result;
+    bool unauthenticated;       /* counters came from frames no key verified */
+} audit_record_t;
+
+static bthome_device_history_t *device_history(const uint8_t *mac)
+{
+    uint64_t address = 0;
+    device_t *dev;
+
+    for (int i = 0; i < BTHOME_MAC_LEN; i++)
+        address = address << 8 | mac[i];
+    dev = (device_t *)wmem_map_lookup(device_histories, &address);
+    if (!dev) {
+        dev = wmem_new(wmem_file_scope(), device_t);
+        dev->address = address;
+        bthome_history_init(&dev->history);
+        wmem_map_insert(device_histories, &dev->address, dev);
+    }
+    return &dev->history;
+}
+
+/* Findings are worked out once, on the first pass in capture order, and kept with the
+ * frame: the GUI re-dissects packets in any order. */
+static const audit_record_t *audit_report(report_t *r)
+{
+    audit_record_t found;
+    audit_record_t *kept;
+    bool keyed;
+
+    if (PINFO_FD_VISITED(r->pinfo))
+        return (const audit_record_t *)p_get_proto_data(wmem_file_scope(), r->pinfo,
+                                                        proto_bthome, r->report);
+    keyed = device_has_key(r->device);
+    r->audit.frame = r->pinfo->num;
+    r->audit.digest = bthome_digest(tvb_get_ptr(r->tvb, 0, -1), tvb_captured_length(r->tvb));
+    r->audit.encrypted = r->hdr.encrypted;
+    r->audit.key_configured = keyed;
+    /* Only what a key verified enters a keyed device's history: a forged frame must not
+     * poison it. */
+    r->audit.keep = !keyed || r->authenticated;
+    bthome_audit_advert(device_history(r->device), &r->audit, &found.result);
+    if (found.result.count == 0)
+        return NULL;
+    found.unauthenticated = r->hdr.encrypted && !r->authenticated;
+    kept = wmem_new(wmem_file_scope(), audit_record_t);
+    *kept = found;
+    p_add_proto_data(wmem_file_scope(), r->pinfo, proto_bthome, r->report, kept);
+    return kept;
+}
+
+static const char *replay_text(packet_info *pinfo, const bthome_finding_t *f, uint32_t counter)
+{
+    switch (f->replay) {
+    case BTHOME_REPLAY_OF_FRAME:
+        return wmem_strdup_printf(pinfo->pool,
+            "Replay of frame %u: same counter %u and same payload", f->prev_frame, counter);
+    case BTHOME_REPLAY_RESET:
+        return wmem_strdup_printf(pinfo->pool,
+            "Counter %u is not greater than %u (frame %u): likely a counter reset "
+            "(device restarted, e.g. battery change)", counter, f->prev_counter, f->prev_frame);
+    case BTHOME_REPLAY_WRAP:
+        return wmem_strdup_printf(pinfo->pool,
+            "Counter %u is not greater than %u (frame %u): likely a counter wrap",
+            counter, f->prev_counter, f->prev_frame);
+    default:
+        return wmem_strdup_printf(pinfo->pool,
+            "Counter %u is not greater than %u (frame %u): replay of an old frame",
+            counter, f->prev_counter, f->prev_frame);
     }
 }
 
-/* Several BTHome service data in one frame (HCI reports): keep every summary. */
-static void add_info_summary(packet_info *pinfo, const char *summary)
+static const char *finding_text(report_t *r, const bthome_finding_t *f)
 {
-    col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
-    if (!p_get_proto_data(pinfo->pool, pinfo, proto_bthome, 0)) {
+    packet_info *pinfo = r->pinfo;
+
+    switch (f->kind) {
+    case BTHOME_FINDING_DUPLICATE:
+        return f->same_packet_id
+            ? wmem_strdup_printf(pinfo->pool, "Retransmission: same packet id %d as frame %u",
+                                 r->audit.packet_id, f->prev_frame)
+            : wmem_strdup_printf(pinfo->pool, "Retransmission of frame %u (identical payload)",
+                                 f->prev_frame);
+    case BTHOME_FINDING_COUNTER_REUSE:
+        return wmem_strdup_printf(pinfo->pool,
+            "Counter %u already used in frame %u with another ciphertext: nonce reuse "
+            "leaks the plaintext", r->audit.counter, f->prev_frame);
+    case BTHOME_FINDING_REPLAY:
+        return replay_text(pinfo, f, r->audit.counter);
+    default:
+        return f->prev_frame
+            ? wmem_strdup_printf(pinfo->pool,
+                  "Plaintext from a device seen encrypted in frame %u", f->prev_frame)
+            : "Plaintext from a device that has a key configured";
+    }
+}
+
+static const struct {
+    expert_field *ei;
+    const char *marker;
+} finding_display[] = {
+    [BTHOME_FINDING_DUPLICATE] = { &ei_duplicate, "duplicate" },
+    [BTHOME_FINDING_COUNTER_REUSE] = { &ei_counter_reuse, "counter reuse" },
+    [BTHOME_FINDING_REPLAY] = { &ei_replay, "replay" },
+    [BTHOME_FINDING_DOWNGRADE] = { &ei_downgrade, "downgrade" },
+};
+
+static void add_findings(report_t *r, const audit_record_t *rec)
+{
+    for (unsigned i = 0; i < rec->result.count; i++) {
+        const bthome_finding_t *f = &rec->result.findings[i];
+        const char *text = finding_text(r, f);
+        proto_item *at = r->item;
+
+        if (f->prev_frame) {
+            at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, r->tvb, 0, 0, f->prev_frame);
+            proto_item_set_generated(at);
+        }
+        if (rec->unauthenticated && f->kind != BTHOME_FINDING_DUPLICATE)
+            text = wmem_strdup_printf(r->pinfo->pool,
+                "%s (counter unauthenticated: no key for this device)", text);
+        expert_add_info_format(r->pinfo, at, finding_display[f->kind].ei, "%s", text);
+        wmem_strbuf_append_printf(r->summary, " [%s]", finding_display[f->kind].marker);
+    }
+}
+
+static void audit(report_t *r)
+{
+    const audit_record_t *rec;
+
+    if (!r->device || r->audit_skip)
+        return;
+    rec = audit_report(r);
+    if (rec)
+        add_findings(r, rec);
+}
+
+/* Several BTHome service data in one frame (HCI reports): number them, and keep every
+ * summary in the Info column. */
+static unsigned next_report(packet_info *pinfo)
+{
+    unsigned *reports = (unsigned *)p_get_proto_data(pinfo->pool, pinfo, proto_bthome, 0);
+
+    if (!reports) {
+        reports = wmem_new0(pinfo->pool, unsigned);
+        p_add_proto_data(pinfo->pool, pinfo, proto_bthome, 0, reports);
         col_clear(pinfo->cinfo, COL_INFO);
-        p_add_proto_data(pinfo->pool, pinfo, proto_bthome, 0, GINT_TO_POINTER(1));
     }
-    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", summary);
+    return ++*reports;
 }
 
-/* Dissects v2 service data (the bytes after the UUID). */
-static int dissect_bthome_v2(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
+/* Dissects v2 service data (the bytes after the UUID). advertiser: the frame's
+ * advertiser address in display order, NULL when the link does not tell. */
+static int dissect_bthome_v2(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                             const uint8_t *advertiser)
 {
     unsigned len = tvb_captured_length(tvb);
-    bthome_v2_header_t hdr;
-    bthome_header_status_t status = bthome_parse_v2_header(tvb_get_ptr(tvb, 0, len), len, &hdr);
-    wmem_strbuf_t *summary = wmem_strbuf_new(pinfo->pool, "");
-    proto_item *ti = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
-    proto_tree *bt = proto_item_add_subtree(ti, ett_bthome);
+    report_t r;
+    bthome_header_status_t status;
 
-    proto_item_set_text(ti, "BTHome v2");
+    memset(&r, 0, sizeof r);
+    r.tvb = tvb;
+    r.pinfo = pinfo;
+    r.report = next_report(pinfo);
+    r.summary = wmem_strbuf_new(pinfo->pool, "");
+    r.audit.packet_id = -1;
+    r.item = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
+    r.tree = proto_item_add_subtree(r.item, ett_bthome);
+    proto_item_set_text(r.item, "BTHome v2");
+    status = bthome_parse_v2_header(tvb_get_ptr(tvb, 0, len), len, &r.hdr);
     if (status == BTHOME_HEADER_EMPTY) {
-        proto_tree_add_expert_format(bt, pinfo, &ei_truncated, tvb, 0, 0,
+        proto_tree_add_expert_format(r.tree, pinfo, &ei_truncated, tvb, 0, 0,
             "Empty service data: no device information byte");
-        wmem_strbuf_append(summary, "[empty]");
+        wmem_strbuf_append(r.summary, "[empty]");
     } else {
-        add_header(bt, pinfo, tvb, &hdr, status);
-        add_body(bt, pinfo, tvb, &hdr, status, summary);
+        r.device = r.hdr.has_mac ? r.hdr.mac : advertiser;
+        add_header(&r, status);
+        add_body(&r, status);
+        if (status == BTHOME_HEADER_OK)
+            audit(&r);
     }
-    add_info_summary(pinfo, wmem_strbuf_get_str(summary));
+    col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
+    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", wmem_strbuf_get_str(r.summary));
     return (int)len;
 }
 
-/* Wireshark 4.2+: btcommon hands over the service data of UUID 0xFCD2. */
-static int dissect_bthome_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                                       void *data _U_)
+/* The link layer's advertiser address: AdvA on LL captures (btle sets it as source). */
+static const uint8_t *link_advertiser(packet_info *pinfo)
 {
-    return dissect_bthome_v2(tvb, pinfo, tree);
+    return pinfo->src.type == AT_ETHER && pinfo->src.len == BTHOME_MAC_LEN
+        ? (const uint8_t *)pinfo->src.data : NULL;
+}
+
+/* Wireshark 4.2+: btcommon hands over the service data of UUID 0xFCD2, with the HCI
+ * report's address when there is one. */
+static int dissect_bthome_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                                       void *data)
+{
+    const bluetooth_eir_ad_data_t *ad = (const bluetooth_eir_ad_data_t *)data;
+
+    return dissect_bthome_v2(tvb, pinfo, tree,
+                             ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo));
+}
+
+/* 4.0, HCI: the address of the advertising report holding the service data at start,
+ * i.e. the nearest report address before it (on the wire least significant byte first). */
+static const uint8_t *hci_report_address(proto_tree *tree, packet_info *pinfo, tvbuff_t *ds,
+                                         int start)
+{
+    GPtrArray *addrs = hf_hci_bd_addr > 0 ? proto_get_finfo_ptr_array(tree, hf_hci_bd_addr)
+                                          : NULL;
+    const field_info *best = NULL;
+    uint8_t *mac;
+
+    for (unsigned i = 0; addrs && i < addrs->len; i++) {
+        const field_info *fi = (const field_info *)g_ptr_array_index(addrs, i);
+        if (fi->ds_tvb == ds && fi->length == BTHOME_MAC_LEN && fi->start < start &&
+            (!best || fi->start > best->start))
+            best = fi;
+    }
+    if (!best)
+        return NULL;
+    mac = (uint8_t *)wmem_alloc(pinfo->pool, BTHOME_MAC_LEN);
+    for (int i = 0; i < BTHOME_MAC_LEN; i++)
+        mac[i] = tvb_get_uint8(ds, best->start + BTHOME_MAC_LEN - 1 - i);
+    return mac;
 }
 
 /* Wireshark 4.0 has no service-data table: find every AD structure "len 16 d2 fc ..."
@@ -342,6 +830,7 @@ static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree
         int start = fi->start;
         int avail;
         unsigned ad_len;
+        const uint8_t *advertiser;
 
         if (start < 1 || tvb_captured_length_remaining(ds, start) < AD_SERVICE_DATA_HEADER ||
             tvb_get_uint8(ds, start) != AD_TYPE_SERVICE_DATA_16 ||
@@ -354,8 +843,9 @@ static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree
         avail = tvb_captured_length_remaining(ds, start + AD_SERVICE_DATA_HEADER);
         if (avail > (int)ad_len - AD_SERVICE_DATA_HEADER)
             avail = (int)ad_len - AD_SERVICE_DATA_HEADER;
+        advertiser = hci_report_address(tree, pinfo, ds, start);
         dissect_bthome_v2(tvb_new_subset_length(ds, start + AD_SERVICE_DATA_HEADER, avail),
-                          pinfo, tree);
+                          pinfo, tree, advertiser ? advertiser : link_advertiser(pinfo));
     }
     return 0;
 }
@@ -538,8 +1028,24 @@ static void proto_register_bthome(void)
             NULL, 0x0, NULL, HFILL } },
         { &hf_command_steps, { "Steps", "bthome.command.steps", FT_UINT8, BASE_DEC,
             NULL, 0x0, "Step up / step down steps", HFILL } },
+        { &hf_enc_ciphertext, { "Ciphertext", "bthome.encryption.ciphertext", FT_BYTES,
+            BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_enc_counter, { "Counter", "bthome.encryption.counter", FT_UINT32, BASE_DEC_HEX,
+            NULL, 0x0, "Must increase from one advertisement of the device to the next",
+            HFILL } },
+        { &hf_enc_mic, { "MIC", "bthome.encryption.mic", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "4-byte AES-CCM tag", HFILL } },
+        { &hf_enc_nonce, { "Nonce", "bthome.encryption.nonce", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Device MAC, UUID, device information byte, counter", HFILL } },
+        { &hf_enc_decrypted, { "Decrypted", "bthome.encryption.decrypted", FT_BOOLEAN,
+            BASE_NONE, NULL, 0x0, "The MIC verified with a configured key", HFILL } },
+        { &hf_enc_key_mac, { "Key", "bthome.encryption.key_mac", FT_STRING, BASE_NONE,
+            NULL, 0x0, "The key entry that decrypted it: its MAC, or *", HFILL } },
+        { &hf_enc_prev_frame, { "Earlier frame", "bthome.encryption.prev_frame", FT_FRAMENUM,
+            BASE_NONE, NULL, 0x0, "The earlier frame of the device an audit finding refers to",
+            HFILL } },
     };
-    static int *ett[] = { &ett_bthome, &ett_info, &ett_object };
+    static int *ett[] = { &ett_bthome, &ett_info, &ett_object, &ett_encryption };
     static ei_register_info ei[] = {
         { &ei_truncated, { "bthome.expert.truncated", PI_MALFORMED, PI_ERROR,
             "Object runs past the end of the data", EXPFILL } },
@@ -555,13 +1061,47 @@ static void proto_register_bthome(void)
             "Text object is not valid UTF-8", EXPFILL } },
         { &ei_too_short, { "bthome.expert.too_short", PI_MALFORMED, PI_ERROR,
             "Encrypted payload shorter than counter + MIC", EXPFILL } },
+        { &ei_no_address, { "bthome.expert.no_address", PI_DECRYPTION, PI_WARN,
+            "No advertiser address to build the nonce: cannot decrypt", EXPFILL } },
+        { &ei_no_key, { "bthome.expert.no_key", PI_DECRYPTION, PI_NOTE,
+            "Encrypted: no key configured for this device", EXPFILL } },
+        { &ei_mic_failure, { "bthome.expert.mic_failure", PI_DECRYPTION, PI_WARN,
+            "MIC does not verify: wrong key or tampered frame", EXPFILL } },
+        { &ei_counter_reuse, { "bthome.expert.counter_reuse", PI_SECURITY, PI_ERROR,
+            "Counter reused with another ciphertext: nonce reuse", EXPFILL } },
+        { &ei_replay, { "bthome.expert.replay", PI_SECURITY, PI_WARN,
+            "Counter not greater than the highest seen from the device", EXPFILL } },
+        { &ei_duplicate, { "bthome.expert.duplicate", PI_SEQUENCE, PI_NOTE,
+            "Retransmission of the device's previous advertisement", EXPFILL } },
+        { &ei_downgrade, { "bthome.expert.downgrade", PI_SECURITY, PI_WARN,
+            "Plaintext from a device that encrypts", EXPFILL } },
     };
+    static uat_field_t key_fields[] = {
+        UAT_FLD_CSTRING_OTHER(key_row, mac, "MAC", check_mac_field,
+            "Device address AA:BB:CC:DD:EE:FF (any case), or * to try on every device"),
+        UAT_FLD_CSTRING_OTHER(key_row, key, "Key", check_key_field,
+            "AES-128 key: 32 hex digits"),
+        UAT_FLD_CSTRING(key_row, name, "Name", "Free text, e.g. kitchen"),
+        UAT_END_FIELDS
+    };
+    module_t *prefs;
+    uat_t *keys;
 
     proto_bthome = proto_register_protocol("BTHome", "BTHome", "bthome");
     proto_register_field_array(proto_bthome, hf, array_length(hf));
     register_table_fields();
     proto_register_subtree_array(ett, array_length(ett));
     expert_register_field_array(expert_register_protocol(proto_bthome), ei, array_length(ei));
+
+    keys = uat_new("BTHome keys", sizeof(key_row_t), "bthome_keys", true, &key_rows,
+                   &key_row_count, UAT_AFFECTS_DISSECTION, NULL, key_row_copy, key_row_update,
+                   key_row_free, key_rows_changed, NULL, key_fields);
+    prefs = prefs_register_protocol(proto_bthome, NULL);
+    prefs_register_uat_preference(prefs, "keys", "BTHome keys",
+        "Keys of encrypted devices: exact MACs are tried before * entries", keys);
+    register_shutdown_routine(free_key_entries);
+    device_histories = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
+                                              g_int64_hash, g_int64_equal);
 }
 
 static void proto_reg_handoff_bthome(void)
@@ -577,6 +1117,9 @@ static void proto_reg_handoff_bthome(void)
     /* Asking for btcommon's AD type field also makes tshark build the tree it lives in. */
     hf_eir_ad_type = proto_registrar_get_id_byname("btcommon.eir_ad.entry.type");
     g_array_append_val(wanted, hf_eir_ad_type);
+    hf_hci_bd_addr = proto_registrar_get_id_byname("bthci_evt.bd_addr");
+    if (!service_data_table_hooked && hf_hci_bd_addr > 0)
+        g_array_append_val(wanted, hf_hci_bd_addr);
     register_postdissector(post);
     set_postdissector_wanted_hfids(post, wanted);
 }

@@ -5,6 +5,8 @@ compare every bthome.* field and BTHome expert info with expected output in test
     dissect_test.py --plugin bthome.so --capture captures/X.pcap --expected tests/expected/X.txt
     dissect_test.py ... --update          (rewrite the expected file; review it before committing)
     dissect_test.py ... --spec captures/spec-examples.tsv   (also check the spec's values)
+    dissect_test.py ... --keys captures/encrypted.keys      (bthome_keys rows, one -o each)
+    dissect_test.py ... --keys F --keys-in-profile          (... written to the profile instead)
 
 Values are read from PDML, normalised so the same expected file holds on every
 Wireshark version and hook (4.0 postdissector, 4.2+ service-data table): booleans as
@@ -65,8 +67,8 @@ def frame_lines(packet):
     return number, lines
 
 
-def dissect(ws, capture):
-    pdml = ws.run(["-n", "-r", capture, "-T", "pdml"]).stdout
+def dissect(ws, capture, options=()):
+    pdml = ws.run(["-n", "-r", capture, "-T", "pdml", *options]).stdout
     out = []
     for packet in ET.fromstring(pdml).iter("packet"):
         number, lines = frame_lines(packet)
@@ -75,8 +77,18 @@ def dissect(ws, capture):
     return out
 
 
+def check_expert(lines, field, text):
+    """bthome.expert.X: the frame has X whose message contains text; !bthome.expert.X: no X."""
+    name = field.lstrip("!")[len("bthome.expert."):]
+    found = [line for line in lines if line.startswith(name + "! ")]
+    if field.startswith("!"):
+        return not found, found
+    return any(text in line for line in found), found
+
+
 def check_spec(actual, spec_file):
-    """Each spec example row: frame, object bytes, field, value as the spec states it."""
+    """Each row: frame, object bytes, field, value as the spec states it (or an expert
+    info the frame must, or with "!" must not, carry)."""
     frames = {}
     current = None
     for line in actual:
@@ -88,6 +100,13 @@ def check_spec(actual, spec_file):
     used = {}  # (frame, field) -> occurrences already matched: repeated objects in order
     with open(spec_file, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f, delimiter="\t"):
+            if row["field"].lstrip("!").startswith("bthome.expert."):
+                ok, found = check_expert(frames.get(row["frame"], []), row["field"],
+                                         row["expected"])
+                if not ok:
+                    errors.append(f"frame {row['frame']}: want {row['field']} "
+                                  f"\"{row['expected']}\", got {found}")
+                continue
             want = f"{row['field']} = {row['expected']}"
             key = (row["frame"], row["field"])
             got = [line for line in frames.get(row["frame"], [])
@@ -129,11 +148,22 @@ def main():
     ap.add_argument("--capture", required=True)
     ap.add_argument("--expected", required=True)
     ap.add_argument("--spec")
+    ap.add_argument("--keys")
+    ap.add_argument("--keys-in-profile", action="store_true")
     ap.add_argument("--update", action="store_true")
     args = ap.parse_args()
 
+    rows = []
+    if args.keys:
+        with open(args.keys, encoding="utf-8") as f:
+            rows = [line.strip() for line in f if line.strip()]
     with IsolatedTshark(args.plugin) as ws:
-        actual = dissect(ws, args.capture)
+        if args.keys_in_profile:
+            ws.write_config("bthome_keys", "".join(row + "\n" for row in rows))
+            options = []
+        else:
+            options = [arg for row in rows for arg in ("-o", "uat:bthome_keys:" + row)]
+        actual = dissect(ws, args.capture, options)
     if args.update:
         with open(args.expected, "w", encoding="utf-8") as f:
             f.write("\n".join(actual) + "\n")

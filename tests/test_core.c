@@ -6,98 +6,12 @@
  * output is "N passed, M failed"; the exit status is non-zero on any failure.
  */
 #include "bthome_core.h"
+#include "check.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------------------------------------------------------- check helpers */
-
-static int passed, failed;
-static const char *cur = "";        /* input (hex) of the case being checked */
-
-static void fail(const char *file, int line, const char *what, const char *exp,
-                 const char *act)
-{
-    failed++;
-    printf("%s:%d: FAIL %s\n  input:    %s\n  expected: %s\n  actual:   %s\n",
-           file, line, what, cur, exp, act);
-}
-
-#define CHECK_INT(act, exp) do {                                                  \
-        long long a_ = (long long)(act), e_ = (long long)(exp);                   \
-        if (a_ == e_) { passed++; break; }                                        \
-        char as_[32], es_[32];                                                    \
-        snprintf(as_, sizeof as_, "%lld", a_);                                    \
-        snprintf(es_, sizeof es_, "%lld", e_);                                    \
-        fail(__FILE__, __LINE__, #act, es_, as_);                                 \
-    } while (0)
-
-#define CHECK_BOOL(act, exp) do {                                                 \
-        bool a_ = (act), e_ = (exp);                                              \
-        if (a_ == e_) { passed++; break; }                                        \
-        fail(__FILE__, __LINE__, #act, e_ ? "true" : "false", a_ ? "true" : "false"); \
-    } while (0)
-#define CHECK(cond) CHECK_BOOL(cond, true)
-
-/* Exact comparison: bthome_scale divides an exact integer by a power of ten. */
-#define CHECK_DBL(act, exp) do {                                                  \
-        double a_ = (act), e_ = (exp);                                            \
-        if (a_ == e_) { passed++; break; }                                        \
-        char as_[40], es_[40];                                                    \
-        snprintf(as_, sizeof as_, "%.17g", a_);                                   \
-        snprintf(es_, sizeof es_, "%.17g", e_);                                   \
-        fail(__FILE__, __LINE__, #act, es_, as_);                                 \
-    } while (0)
-
-#define CHECK_STR(act, exp) do {                                                  \
-        const char *a_ = (act), *e_ = (exp);                                      \
-        if (a_ && strcmp(a_, e_) == 0) { passed++; break; }                       \
-        char as_[1100], es_[1100];                                                \
-        snprintf(as_, sizeof as_, a_ ? "\"%s\"" : "%s", a_ ? a_ : "NULL");        \
-        snprintf(es_, sizeof es_, "\"%s\"", e_);                                  \
-        fail(__FILE__, __LINE__, #act, es_, as_);                                 \
-    } while (0)
-
-#define CHECK_PTR(act, exp) do {                                                  \
-        const void *a_ = (act), *e_ = (exp);                                      \
-        if (a_ == e_) { passed++; break; }                                        \
-        char as_[32], es_[32];                                                    \
-        snprintf(as_, sizeof as_, "%p", a_);                                      \
-        snprintf(es_, sizeof es_, "%p", e_);                                      \
-        fail(__FILE__, __LINE__, #act, es_, as_);                                 \
-    } while (0)
-
-/* ---------------------------------------------------------------- input helpers */
-
-static uint8_t in[1024];            /* the bytes of the current case */
-static size_t in_len;
-
-/* "02 ca 09" -> bytes in in[]; spaces are ignored. A malformed string is a test bug. */
-static void load(const char *hex)
-{
-    cur = hex;
-    in_len = 0;
-    for (const char *s = hex; *s;) {
-        if (*s == ' ') { s++; continue; }
-        unsigned byte;
-        if (sscanf(s, "%2x", &byte) != 1 || !s[1] || s[1] == ' ' || in_len == sizeof in) {
-            fprintf(stderr, "bad test hex: %s\n", hex);
-            exit(2);
-        }
-        in[in_len++] = (uint8_t)byte;
-        s += 2;
-    }
-}
-
-/* Description of a case built at run time (for the "input:" line of a failure). */
-static char cur_buf[2200];
-static void describe(const char *fmt, unsigned v)
-{
-    snprintf(cur_buf, sizeof cur_buf, fmt, v);
-    cur = cur_buf;
-}
 
 static const char *field_of(const bthome_object_t *obj)
 {
@@ -1038,6 +952,5 @@ int main(void)
     test_header();
     test_utf8();
 
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }

@@ -62,6 +62,14 @@ class IsolatedTshark:
         os.chmod(dest, 0o644)
         return dest
 
+    def write_config(self, name, text):
+        """A file of the temporary profile, e.g. the bthome_keys UAT."""
+        path = os.path.join(self.tmp, "config", name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(path, 0o644)
+        return path
+
     def command(self, args):
         args = list(args)
         for i, a in enumerate(args[:-1]):

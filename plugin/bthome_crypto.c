@@ -1,0 +1,223 @@
+/* BTHome encryption; see bthome_crypto.h. */
+#include "bthome_crypto.h"
+#include "bthome_core.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gcrypt.h>
+
+#define BTHOME_UUID_V1_ENCRYPTED_WIRE 0x1E, 0x18
+
+struct bthome_cipher {
+    gcry_cipher_hd_t hd;
+};
+
+static int hex_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = tolower(c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool bthome_parse_mac(const char *text, uint8_t mac[6], bool *wildcard)
+{
+    uint8_t out[6];
+
+    *wildcard = false;
+    if (!text)
+        return false;
+    if (strcmp(text, "*") == 0) {
+        *wildcard = true;
+        return true;
+    }
+    /* exactly "hh:hh:hh:hh:hh:hh" (or with '-') */
+    if (strlen(text) != 17)
+        return false;
+    for (int i = 0; i < 6; i++) {
+        const char *p = text + 3 * i;
+        int hi = hex_value((unsigned char)p[0]), lo = hex_value((unsigned char)p[1]);
+        if (hi < 0 || lo < 0 || (i < 5 && p[2] != ':' && p[2] != '-'))
+            return false;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    memcpy(mac, out, sizeof out);
+    return true;
+}
+
+bool bthome_parse_key(const char *text, uint8_t key[BTHOME_KEY_LEN])
+{
+    uint8_t out[BTHOME_KEY_LEN];
+    size_t digits = 0;
+
+    if (!text)
+        return false;
+    for (const char *p = text; *p; p++) {
+        int v = hex_value((unsigned char)*p);
+        if (v < 0) {
+            if (*p == ':' || *p == '-' || *p == ' ')
+                continue;
+            return false;
+        }
+        if (digits == 2 * BTHOME_KEY_LEN)
+            return false;
+        out[digits / 2] = digits % 2 ? (uint8_t)(out[digits / 2] | v) : (uint8_t)(v << 4);
+        digits++;
+    }
+    if (digits != 2 * BTHOME_KEY_LEN)
+        return false;
+    memcpy(key, out, sizeof out);
+    return true;
+}
+
+bool bthome_split_sealed(const uint8_t *payload, size_t len, bthome_sealed_t *out)
+{
+    if (len < BTHOME_SEALED_MIN)
+        return false;
+    out->ciphertext = payload;
+    out->ciphertext_len = len - BTHOME_SEALED_MIN;
+    out->counter = payload + out->ciphertext_len;
+    out->counter_value = (uint32_t)out->counter[0] | (uint32_t)out->counter[1] << 8 |
+                         (uint32_t)out->counter[2] << 16 | (uint32_t)out->counter[3] << 24;
+    out->mic = out->counter + BTHOME_COUNTER_LEN;
+    return true;
+}
+
+void bthome_nonce_v2(const uint8_t mac[6], uint8_t info, const uint8_t counter[4],
+                     uint8_t nonce[BTHOME_NONCE_V2_LEN])
+{
+    memcpy(nonce, mac, 6);
+    nonce[6] = BTHOME_UUID_V2 & 0xFF;
+    nonce[7] = BTHOME_UUID_V2 >> 8;
+    nonce[8] = info;
+    memcpy(nonce + 9, counter, BTHOME_COUNTER_LEN);
+}
+
+void bthome_nonce_v1(const uint8_t mac[6], const uint8_t counter[4],
+                     uint8_t nonce[BTHOME_NONCE_V1_LEN])
+{
+    static const uint8_t uuid[] = { BTHOME_UUID_V1_ENCRYPTED_WIRE };
+
+    memcpy(nonce, mac, 6);
+    memcpy(nonce + 6, uuid, sizeof uuid);
+    memcpy(nonce + 8, counter, BTHOME_COUNTER_LEN);
+}
+
+bthome_cipher_t *bthome_cipher_new(const uint8_t key[BTHOME_KEY_LEN])
+{
+    bthome_cipher_t *cipher = calloc(1, sizeof *cipher);
+
+    /* Wireshark initialises libgcrypt before plugins register; the generator and the
+     * unit tests load the core alone and must do it themselves. */
+    if (!gcry_control(GCRYCTL_INITIALIZATION_FINISHED_P)) {
+        gcry_check_version(NULL);
+        gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    }
+    if (!cipher)
+        return NULL;
+    if (gcry_cipher_open(&cipher->hd, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CCM, 0) ||
+        gcry_cipher_setkey(cipher->hd, key, BTHOME_KEY_LEN)) {
+        bthome_cipher_free(cipher);
+        return NULL;
+    }
+    return cipher;
+}
+
+void bthome_cipher_free(bthome_cipher_t *cipher)
+{
+    if (!cipher)
+        return;
+    if (cipher->hd)
+        gcry_cipher_close(cipher->hd);
+    free(cipher);
+}
+
+/* CCM needs nonce, then all lengths, then the associated data before any payload. */
+static bool ccm_start(bthome_cipher_t *cipher, const uint8_t *nonce, size_t nonce_len,
+                      const uint8_t *aad, size_t aad_len, size_t len)
+{
+    uint64_t lengths[3] = { len, aad_len, BTHOME_MIC_LEN };
+
+    return !gcry_cipher_reset(cipher->hd) &&
+           !gcry_cipher_setiv(cipher->hd, nonce, nonce_len) &&
+           !gcry_cipher_ctl(cipher->hd, GCRYCTL_SET_CCM_LENGTHS, lengths, sizeof lengths) &&
+           (aad_len == 0 || !gcry_cipher_authenticate(cipher->hd, aad, aad_len));
+}
+
+bthome_crypt_status_t bthome_ccm_decrypt(bthome_cipher_t *cipher,
+                                         const uint8_t *nonce, size_t nonce_len,
+                                         const uint8_t *aad, size_t aad_len,
+                                         const uint8_t *ciphertext, size_t len,
+                                         const uint8_t mic[BTHOME_MIC_LEN], uint8_t *plain)
+{
+    uint8_t scratch;
+
+    if (!ccm_start(cipher, nonce, nonce_len, aad, aad_len, len))
+        return BTHOME_CRYPT_ERROR;
+    /* An empty payload still has to pass through decrypt before the tag check. */
+    if (gcry_cipher_decrypt(cipher->hd, len ? plain : &scratch, len,
+                            len ? ciphertext : &scratch, len))
+        return BTHOME_CRYPT_ERROR;
+    return gcry_cipher_checktag(cipher->hd, mic, BTHOME_MIC_LEN) ? BTHOME_CRYPT_MIC_FAILURE
+                                                                : BTHOME_CRYPT_OK;
+}
+
+bthome_crypt_status_t bthome_ccm_encrypt(bthome_cipher_t *cipher,
+                                         const uint8_t *nonce, size_t nonce_len,
+                                         const uint8_t *aad, size_t aad_len,
+                                         const uint8_t *plain, size_t len,
+                                         uint8_t *ciphertext, uint8_t mic[BTHOME_MIC_LEN])
+{
+    uint8_t scratch;
+
+    if (!ccm_start(cipher, nonce, nonce_len, aad, aad_len, len) ||
+        gcry_cipher_encrypt(cipher->hd, len ? ciphertext : &scratch, len,
+                            len ? plain : &scratch, len) ||
+        gcry_cipher_gettag(cipher->hd, mic, BTHOME_MIC_LEN))
+        return BTHOME_CRYPT_ERROR;
+    return BTHOME_CRYPT_OK;
+}
+
+static bool seal(const uint8_t key[BTHOME_KEY_LEN], const uint8_t *nonce, size_t nonce_len,
+                 const uint8_t *aad, size_t aad_len, const uint8_t counter[4],
+                 const uint8_t *plain, size_t len, uint8_t *out)
+{
+    bthome_cipher_t *cipher = bthome_cipher_new(key);
+    bool ok = cipher && bthome_ccm_encrypt(cipher, nonce, nonce_len, aad, aad_len, plain,
+                                           len, out, out + len + BTHOME_COUNTER_LEN)
+                        == BTHOME_CRYPT_OK;
+
+    memcpy(out + len, counter, BTHOME_COUNTER_LEN);
+    bthome_cipher_free(cipher);
+    return ok;
+}
+
+static void counter_bytes(uint32_t counter, uint8_t out[4])
+{
+    for (int i = 0; i < 4; i++)
+        out[i] = (uint8_t)(counter >> (8 * i));
+}
+
+bool bthome_v2_encrypt(const uint8_t key[BTHOME_KEY_LEN], const uint8_t mac[6],
+                       uint8_t info, uint32_t counter, const uint8_t *plain, size_t len,
+                       uint8_t *out)
+{
+    uint8_t ctr[4], nonce[BTHOME_NONCE_V2_LEN];
+
+    counter_bytes(counter, ctr);
+    bthome_nonce_v2(mac, info, ctr, nonce);
+    return seal(key, nonce, sizeof nonce, NULL, 0, ctr, plain, len, out);
+}
+
+bool bthome_v1_encrypt(const uint8_t key[BTHOME_KEY_LEN], const uint8_t mac[6],
+                       uint32_t counter, const uint8_t *plain, size_t len, uint8_t *out)
+{
+    static const uint8_t aad = BTHOME_V1_AAD;
+    uint8_t ctr[4], nonce[BTHOME_NONCE_V1_LEN];
+
+    counter_bytes(counter, ctr);
+    bthome_nonce_v1(mac, ctr, nonce);
+    return seal(key, nonce, sizeof nonce, &aad, 1, ctr, plain, len, out);
+}

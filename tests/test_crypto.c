@@ -1,0 +1,394 @@
+/* Unit tests of the encryption core (plugin/bthome_crypto.c) and the device audit
+ * (plugin/bthome_audit.c).
+ *
+ * Vectors: the spec's worked example (shared/bthome-format.md, "Encryption (v2)"), and
+ * NIST SP 800-38C example 1 (AES-CCM with a 4-byte tag), both independent of this code.
+ */
+#include "bthome_audit.h"
+#include "bthome_crypto.h"
+#include "check.h"
+
+/* ------------------------------------------------------------- key and MAC text */
+
+static void test_parse_mac(void)
+{
+    static const struct { const char *text; bool ok, wildcard; const char *mac; } cases[] = {
+        { "54:48:E6:8F:80:A5", true, false, "5448e68f80a5" },
+        { "54:48:e6:8f:80:a5", true, false, "5448e68f80a5" },
+        { "54-48-E6-8F-80-A5", true, false, "5448e68f80a5" },
+        { "*", true, true, NULL },
+        { "", false, false, NULL },
+        { "54:48:E6:8F:80", false, false, NULL },
+        { "54:48:E6:8F:80:A5:00", false, false, NULL },
+        { "54:48:E6:8F:80:G5", false, false, NULL },
+        { "54.48.E6.8F.80.A5", false, false, NULL },
+        { "5448E68F80A5", false, false, NULL },
+        { "54:48:E6:8F:80:A", false, false, NULL },
+        { "**", false, false, NULL },
+        { " 54:48:E6:8F:80:A5", false, false, NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t mac[6] = { 0 };
+        bool wildcard = !cases[i].wildcard;
+        cur = cases[i].text;
+        CHECK_BOOL(bthome_parse_mac(cases[i].text, mac, &wildcard), cases[i].ok);
+        if (!cases[i].ok)
+            continue;
+        CHECK_BOOL(wildcard, cases[i].wildcard);
+        if (cases[i].mac)
+            CHECK_HEX(mac, 6, cases[i].mac);
+    }
+    bool wildcard;
+    uint8_t mac[6];
+    cur = "NULL";
+    CHECK_BOOL(bthome_parse_mac(NULL, mac, &wildcard), false);
+}
+
+static void test_parse_key(void)
+{
+    static const struct { const char *text; bool ok; } cases[] = {
+        { "231d39c1d7cc1ab1aee224cd096db932", true },
+        { "231D39C1D7CC1AB1AEE224CD096DB932", true },
+        { "23:1d:39:c1:d7:cc:1a:b1:ae:e2:24:cd:09:6d:b9:32", true },
+        { "23-1d-39-c1-d7-cc-1a-b1-ae-e2-24-cd-09-6d-b9-32", true },
+        { "23 1d 39 c1 d7 cc 1a b1 ae e2 24 cd 09 6d b9 32", true },
+        { "231d39c1d7cc1ab1aee224cd096db93", false },      /* 31 digits */
+        { "231d39c1d7cc1ab1aee224cd096db9320", false },    /* 33 */
+        { "231d39c1d7cc1ab1aee224cd096db93g", false },
+        { "0x231d39c1d7cc1ab1aee224cd096db932", false },
+        { "", false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t key[16] = { 0 };
+        cur = cases[i].text;
+        CHECK_BOOL(bthome_parse_key(cases[i].text, key), cases[i].ok);
+        if (cases[i].ok)
+            CHECK_HEX(key, 16, "231d39c1d7cc1ab1aee224cd096db932");
+    }
+    uint8_t key[16];
+    cur = "NULL";
+    CHECK_BOOL(bthome_parse_key(NULL, key), false);
+}
+
+/* ------------------------------------------------ the spec's worked example */
+
+static const char *const SPEC_KEY = "231d39c1d7cc1ab1aee224cd096db932";
+static const uint8_t SPEC_MAC[6] = { 0x54, 0x48, 0xe6, 0x8f, 0x80, 0xa5 };
+static const char *const SPEC_AIR = "41 e4 45 f3 c9 96 2b 33 22 11 00 6c 7c 45 19";
+
+static bthome_cipher_t *spec_cipher(void)
+{
+    uint8_t key[16];
+    bthome_parse_key(SPEC_KEY, key);
+    return bthome_cipher_new(key);
+}
+
+static void test_spec_example(void)
+{
+    bthome_sealed_t sealed;
+    uint8_t nonce[BTHOME_NONCE_V2_LEN], plain[16];
+    bthome_cipher_t *cipher = spec_cipher();
+
+    load(SPEC_AIR);
+    CHECK(cipher != NULL);
+    CHECK(bthome_split_sealed(in + 1, in_len - 1, &sealed));
+    CHECK_INT(sealed.ciphertext_len, 6);
+    CHECK_HEX(sealed.ciphertext, 6, "e445f3c9962b");
+    CHECK_INT(sealed.counter_value, 0x00112233);
+    CHECK_HEX(sealed.counter, 4, "33221100");
+    CHECK_HEX(sealed.mic, 4, "6c7c4519");
+    bthome_nonce_v2(SPEC_MAC, in[0], sealed.counter, nonce);
+    CHECK_HEX(nonce, sizeof nonce, "5448e68f80a5d2fc4133221100");
+    CHECK_INT(bthome_ccm_decrypt(cipher, nonce, sizeof nonce, NULL, 0, sealed.ciphertext,
+                                 sealed.ciphertext_len, sealed.mic, plain), BTHOME_CRYPT_OK);
+    CHECK_HEX(plain, 6, "02ca0903bf13");       /* 25.06 °C, 50.55 % */
+
+    /* the same cipher handle serves the next packet */
+    CHECK_INT(bthome_ccm_decrypt(cipher, nonce, sizeof nonce, NULL, 0, sealed.ciphertext,
+                                 sealed.ciphertext_len, sealed.mic, plain), BTHOME_CRYPT_OK);
+
+    /* and the one-shot sealing used by the capture generator gives the spec's bytes */
+    uint8_t key[16], out[14];
+    static const uint8_t objects[] = { 0x02, 0xca, 0x09, 0x03, 0xbf, 0x13 };
+    bthome_parse_key(SPEC_KEY, key);
+    CHECK(bthome_v2_encrypt(key, SPEC_MAC, 0x41, 0x00112233, objects, sizeof objects, out));
+    CHECK_HEX(out, sizeof out, "e445f3c9962b332211006c7c4519");
+    bthome_cipher_free(cipher);
+}
+
+/* Every single-bit change of ciphertext, counter, MIC, info byte or MAC fails the MIC. */
+static void test_tampering(void)
+{
+    bthome_cipher_t *cipher = spec_cipher();
+    uint8_t air[15], mac[6], nonce[BTHOME_NONCE_V2_LEN], plain[16];
+    bthome_sealed_t sealed;
+
+    load(SPEC_AIR);
+    for (size_t byte = 0; byte < in_len + 6; byte++)
+        for (int bit = 0; bit < 8; bit++) {
+            memcpy(air, in, sizeof air);
+            memcpy(mac, SPEC_MAC, sizeof mac);
+            if (byte < in_len)
+                air[byte] ^= (uint8_t)(1 << bit);
+            else
+                mac[byte - in_len] ^= (uint8_t)(1 << bit);
+            describe("spec example, bit flipped in byte %u (15+ = MAC)", (unsigned)byte);
+            bthome_split_sealed(air + 1, sizeof air - 1, &sealed);
+            bthome_nonce_v2(mac, air[0], sealed.counter, nonce);
+            CHECK_INT(bthome_ccm_decrypt(cipher, nonce, sizeof nonce, NULL, 0,
+                                         sealed.ciphertext, sealed.ciphertext_len,
+                                         sealed.mic, plain), BTHOME_CRYPT_MIC_FAILURE);
+        }
+    bthome_cipher_free(cipher);
+
+    uint8_t wrong[16] = { 0 };
+    cipher = bthome_cipher_new(wrong);
+    load(SPEC_AIR);
+    bthome_split_sealed(in + 1, in_len - 1, &sealed);
+    bthome_nonce_v2(SPEC_MAC, in[0], sealed.counter, nonce);
+    CHECK_INT(bthome_ccm_decrypt(cipher, nonce, sizeof nonce, NULL, 0, sealed.ciphertext,
+                                 sealed.ciphertext_len, sealed.mic, plain),
+              BTHOME_CRYPT_MIC_FAILURE);
+    bthome_cipher_free(cipher);
+}
+
+static void test_split(void)
+{
+    bthome_sealed_t sealed;
+
+    load("01 02 03 04 05 06 07");
+    CHECK_BOOL(bthome_split_sealed(in, in_len, &sealed), false);
+    CHECK_BOOL(bthome_split_sealed(in, 0, &sealed), false);
+    load("ff ff ff ff 01 02 03 04");
+    CHECK(bthome_split_sealed(in, in_len, &sealed));
+    CHECK_INT(sealed.ciphertext_len, 0);
+    CHECK_INT(sealed.counter_value, 0xFFFFFFFFu);
+    CHECK_HEX(sealed.mic, 4, "01020304");
+}
+
+/* NIST SP 800-38C, appendix C, example 1: 7-byte nonce, 8 bytes of associated data,
+ * 4-byte tag. Checks the CCM plumbing (lengths, AAD, tag size) independently of BTHome. */
+static void test_nist_vector(void)
+{
+    static const uint8_t key[16] = { 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47,
+                                     0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f };
+    static const uint8_t nonce[7] = { 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16 };
+    static const uint8_t aad[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    static const uint8_t plain[4] = { 0x20, 0x21, 0x22, 0x23 };
+    uint8_t ct[4], mic[4], back[4];
+    bthome_cipher_t *cipher = bthome_cipher_new(key);
+
+    cur = "NIST SP 800-38C example 1";
+    CHECK_INT(bthome_ccm_encrypt(cipher, nonce, 7, aad, 8, plain, 4, ct, mic), BTHOME_CRYPT_OK);
+    CHECK_HEX(ct, 4, "7162015b");
+    CHECK_HEX(mic, 4, "4dac255d");
+    CHECK_INT(bthome_ccm_decrypt(cipher, nonce, 7, aad, 8, ct, 4, mic, back), BTHOME_CRYPT_OK);
+    CHECK_HEX(back, 4, "20212223");
+    CHECK_INT(bthome_ccm_decrypt(cipher, nonce, 7, NULL, 0, ct, 4, mic, back),
+              BTHOME_CRYPT_MIC_FAILURE);
+    CHECK_INT(bthome_ccm_decrypt(cipher, nonce, 3, NULL, 0, ct, 4, mic, back),
+              BTHOME_CRYPT_ERROR);   /* CCM nonces are 7 to 13 bytes */
+    bthome_cipher_free(cipher);
+}
+
+/* Sealing then opening gives the plaintext back, for every length an advert can hold,
+ * v2 (no AAD) and v1 (AAD 0x11, 12-byte nonce). */
+static void test_round_trips(void)
+{
+    uint8_t key[16], plain[64], out[72], back[64], nonce[BTHOME_NONCE_V2_LEN];
+    static const uint8_t aad = BTHOME_V1_AAD;
+    bthome_sealed_t sealed;
+    bthome_cipher_t *cipher;
+
+    for (int i = 0; i < 16; i++)
+        key[i] = (uint8_t)(0xA0 + i);
+    for (int i = 0; i < 64; i++)
+        plain[i] = (uint8_t)(i * 37 + 1);
+    cipher = bthome_cipher_new(key);
+    for (unsigned len = 0; len <= 40; len++) {
+        describe("round trip of %u bytes", len);
+        CHECK(bthome_v2_encrypt(key, SPEC_MAC, 0x45, 1000 + len, plain, len, out));
+        CHECK(bthome_split_sealed(out, len + 8, &sealed));
+        CHECK_INT(sealed.counter_value, 1000 + len);
+        bthome_nonce_v2(SPEC_MAC, 0x45, sealed.counter, nonce);
+        CHECK_INT(bthome_ccm_decrypt(cipher, nonce, sizeof nonce, NULL, 0, sealed.ciphertext,
+                                     len, sealed.mic, back), BTHOME_CRYPT_OK);
+        CHECK(memcmp(back, plain, len) == 0);
+        /* the info byte is part of the nonce */
+        bthome_nonce_v2(SPEC_MAC, 0x41, sealed.counter, nonce);
+        CHECK_INT(bthome_ccm_decrypt(cipher, nonce, sizeof nonce, NULL, 0, sealed.ciphertext,
+                                     len, sealed.mic, back), BTHOME_CRYPT_MIC_FAILURE);
+
+        CHECK(bthome_v1_encrypt(key, SPEC_MAC, 7 * len, plain, len, out));
+        CHECK(bthome_split_sealed(out, len + 8, &sealed));
+        bthome_nonce_v1(SPEC_MAC, sealed.counter, nonce);
+        CHECK_INT(bthome_ccm_decrypt(cipher, nonce, BTHOME_NONCE_V1_LEN, &aad, 1,
+                                     sealed.ciphertext, len, sealed.mic, back), BTHOME_CRYPT_OK);
+        CHECK(memcmp(back, plain, len) == 0);
+        CHECK_INT(bthome_ccm_decrypt(cipher, nonce, BTHOME_NONCE_V1_LEN, NULL, 0,
+                                     sealed.ciphertext, len, sealed.mic, back),
+                  BTHOME_CRYPT_MIC_FAILURE);
+    }
+    bthome_cipher_free(cipher);
+
+    uint8_t counter[4] = { 0x33, 0x22, 0x11, 0x00 };
+    cur = "v1 nonce";
+    bthome_nonce_v1(SPEC_MAC, counter, nonce);
+    CHECK_HEX(nonce, BTHOME_NONCE_V1_LEN, "5448e68f80a51e1833221100");
+}
+
+/* ------------------------------------------------------------------ the audit */
+
+typedef struct {
+    const char *what;
+    uint64_t digest;        /* stands for the service data bytes */
+    bool encrypted;
+    uint32_t counter;       /* used when encrypted */
+    int packet_id;
+    bool key_configured, keep;
+    /* expected findings, in order: kind letters D(uplicate) C(ounter reuse)
+     * R(eplay) G (downGrade), each with the earlier frame it names */
+    const char *kinds;
+    uint32_t prev[3];
+    bthome_replay_kind_t replay;
+} audit_step_t;
+
+#define ENC(d, c) (d), true, (c), -1, false, true
+#define PLAIN(d, pid) (d), false, 0, (pid), false, true
+
+static void run_audit(const char *scenario, const audit_step_t *steps, size_t n)
+{
+    bthome_device_history_t h;
+    bthome_history_init(&h);
+    for (size_t i = 0; i < n; i++) {
+        const audit_step_t *s = &steps[i];
+        bthome_audit_input_t in = { (uint32_t)i + 1, s->digest, s->encrypted, s->encrypted,
+                                    s->counter, s->packet_id, s->key_configured, s->keep };
+        bthome_audit_result_t out;
+        char kinds[4] = "";
+        char what[200];
+
+        snprintf(what, sizeof what, "%s, frame %zu: %s", scenario, i + 1, s->what);
+        cur = what;
+        bthome_audit_advert(&h, &in, &out);
+        for (unsigned k = 0; k < out.count && k < 3; k++)
+            kinds[k] = "DCRG"[out.findings[k].kind];
+        CHECK_STR(kinds, s->kinds);
+        for (unsigned k = 0; k < out.count && k < strlen(s->kinds); k++) {
+            CHECK_INT(out.findings[k].prev_frame, s->prev[k]);
+            if (out.findings[k].kind == BTHOME_FINDING_REPLAY)
+                CHECK_INT(out.findings[k].replay, s->replay);
+        }
+    }
+}
+
+static void test_audit(void)
+{
+    static const audit_step_t encrypted_device[] = {
+        { "first", ENC(0xA1, 100), "", { 0 }, 0 },
+        { "retransmission", ENC(0xA1, 100), "D", { 1 }, 0 },
+        { "again", ENC(0xA1, 100), "D", { 1 }, 0 },
+        { "next counter", ENC(0xA2, 101), "", { 0 }, 0 },
+        { "same counter, other bytes", ENC(0xA3, 101), "C", { 4 }, 0 },
+        { "lower counter", ENC(0xA4, 90), "R", { 4 }, BTHOME_REPLAY_STALE },
+        { "old frame again", ENC(0xA1, 100), "R", { 1 }, BTHOME_REPLAY_OF_FRAME },
+        { "higher", ENC(0xA5, 102), "", { 0 }, 0 },
+        { "plaintext", PLAIN(0xB1, -1), "G", { 8 }, 0 },
+        { "higher again", ENC(0xA6, 103), "", { 0 }, 0 },
+    };
+    static const audit_step_t wrap_and_reset[] = {
+        { "near the 16-bit top", ENC(0xC1, 0xFFFE), "", { 0 }, 0 },
+        { "top", ENC(0xC2, 0xFFFF), "", { 0 }, 0 },
+        { "wrapped", ENC(0xC3, 0), "R", { 2 }, BTHOME_REPLAY_WRAP },
+        { "still just past the wrap", ENC(0xC4, 1), "R", { 2 }, BTHOME_REPLAY_WRAP },
+        { "further on", ENC(0xC5, 0x0800), "R", { 2 }, BTHOME_REPLAY_RESET },
+        { "close below the top", ENC(0xC6, 0xFF00), "R", { 2 }, BTHOME_REPLAY_STALE },
+    };
+    static const audit_step_t reset[] = {
+        { "5000", ENC(0xD1, 5000), "", { 0 }, 0 },
+        { "restarted", ENC(0xD2, 2), "R", { 1 }, BTHOME_REPLAY_RESET },
+        { "close below", ENC(0xD3, 4990), "R", { 1 }, BTHOME_REPLAY_STALE },
+        { "counter 2 again, other bytes", ENC(0xD4, 2), "C", { 2 }, 0 },
+        { "above", ENC(0xD5, 5001), "", { 0 }, 0 },
+    };
+    static const audit_step_t plaintext[] = {
+        { "packet id 7", PLAIN(0xE1, 7), "", { 0 }, 0 },
+        { "identical", PLAIN(0xE1, 7), "D", { 1 }, 0 },
+        { "same packet id, other bytes", PLAIN(0xE2, 7), "D", { 1 }, 0 },
+        { "packet id 8", PLAIN(0xE3, 8), "", { 0 }, 0 },
+        { "no packet id", PLAIN(0xE4, -1), "", { 0 }, 0 },
+        { "no packet id, other bytes", PLAIN(0xE5, -1), "", { 0 }, 0 },
+        { "back to an earlier payload", PLAIN(0xE1, 7), "", { 0 }, 0 },
+    };
+    static const audit_step_t keyed[] = {
+        { "plaintext, key configured", (0xF1), false, 0, -1, true, false, "G", { 0 }, 0 },
+        { "same again: not kept, so no duplicate", (0xF1), false, 0, -1, true, false, "G",
+          { 0 }, 0 },
+        { "verified", (0xF2), true, 10, -1, true, true, "", { 0 }, 0 },
+        { "not kept (forged), counter 5", (0xF3), true, 5, -1, true, false, "R", { 3 },
+          BTHOME_REPLAY_STALE },
+        { "counter 6 verified: the forged 5 left no trace", (0xF4), true, 11, -1, true, true,
+          "", { 0 }, 0 },
+    };
+    run_audit("encrypted device", encrypted_device,
+              sizeof encrypted_device / sizeof encrypted_device[0]);
+    run_audit("16-bit wrap", wrap_and_reset, sizeof wrap_and_reset / sizeof wrap_and_reset[0]);
+    run_audit("reset", reset, sizeof reset / sizeof reset[0]);
+    run_audit("plaintext", plaintext, sizeof plaintext / sizeof plaintext[0]);
+    run_audit("keyed", keyed, sizeof keyed / sizeof keyed[0]);
+}
+
+/* Reuse is caught against the last BTHOME_AUDIT_RECENT_COUNTERS counters, no further. */
+static void test_audit_window(void)
+{
+    bthome_device_history_t h;
+    bthome_audit_result_t out;
+    uint32_t frame = 0;
+
+    bthome_history_init(&h);
+    for (uint32_t c = 1; c <= BTHOME_AUDIT_RECENT_COUNTERS; c++) {
+        bthome_audit_input_t in = { ++frame, 0x100 + c, true, true, c, -1, false, true };
+        bthome_audit_advert(&h, &in, &out);
+    }
+    bthome_audit_input_t reuse_oldest = { ++frame, 0x999, true, true, 1, -1, false, true };
+    cur = "reuse of the oldest counter still in the window";
+    bthome_audit_advert(&h, &reuse_oldest, &out);
+    CHECK_INT(out.count, 1);
+    CHECK_INT(out.findings[0].kind, BTHOME_FINDING_COUNTER_REUSE);
+    CHECK_INT(out.findings[0].prev_frame, 1);
+
+    for (uint32_t c = 1000; c < 1002; c++) {     /* evict counters 1 and 2 */
+        bthome_audit_input_t push = { ++frame, 0x500 + c, true, true, c, -1, false, true };
+        bthome_audit_advert(&h, &push, &out);
+    }
+    bthome_audit_input_t reuse_gone = { ++frame, 0x998, true, true, 2, -1, false, true };
+    cur = "counter 2 has left the window: a replay, no longer a reuse";
+    bthome_audit_advert(&h, &reuse_gone, &out);
+    CHECK_INT(out.count, 1);
+    CHECK_INT(out.findings[0].kind, BTHOME_FINDING_REPLAY);
+    CHECK_INT(out.findings[0].replay, BTHOME_REPLAY_RESET);
+    cur = "history size";
+    CHECK(sizeof(bthome_device_history_t) <= 300);
+}
+
+static void test_digest(void)
+{
+    cur = "FNV-1a 64 of \"\" and \"a\"";
+    CHECK(bthome_digest((const uint8_t *)"", 0) == 0xcbf29ce484222325ULL);
+    CHECK(bthome_digest((const uint8_t *)"a", 1) == 0xaf63dc4c8601ec8cULL);
+}
+
+int main(void)
+{
+    test_parse_mac();
+    test_parse_key();
+    test_spec_example();
+    test_tampering();
+    test_split();
+    test_nist_vector();
+    test_round_trips();
+    test_audit();
+    test_audit_window();
+    test_digest();
+    return check_summary();
+}
