@@ -110,6 +110,7 @@ def typical_value(obj):
 
 BTHOME_V2 = 0xFCD2
 BTHOME_V1 = 0x181C
+BTHOME_V1_ENCRYPTED = 0x181E
 FLAGS_AD = bytes([0x02, 0x01, 0x06])  # LE General Discoverable, BR/EDR not supported
 
 
@@ -246,7 +247,7 @@ SPEC_EXAMPLES = [
     ("f1 00 01 02 04", [("firmware_version", "4.2.1.0")]),
     ("f2 00 01 06", [("firmware_version", "6.1.0")]),
 ]
-# The spec's full v2 advertisement. (The v1 examples belong with the v1 decoder.)
+# The spec's full v2 advertisement (its v1 examples are in SPEC_V1_EXAMPLES).
 SPEC_FULL_V2 = ("02 c4 09 03 bf 13", [("temperature", "25.00"), ("humidity", "50.55")])
 
 
@@ -339,6 +340,10 @@ class Core:
                                                ctypes.c_char_p, ctypes.c_size_t,
                                                ctypes.c_char_p]
         self.lib.bthome_v2_encrypt.restype = ctypes.c_bool
+        self.lib.bthome_v1_encrypt.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                               ctypes.c_uint32, ctypes.c_char_p,
+                                               ctypes.c_size_t, ctypes.c_char_p]
+        self.lib.bthome_v1_encrypt.restype = ctypes.c_bool
 
     def v2_encrypt(self, key, mac, info, counter, plain):
         """ciphertext | counter | MIC for v2 service data with this info byte."""
@@ -346,6 +351,14 @@ class Core:
         if not self.lib.bthome_v2_encrypt(bytes.fromhex(key), bytes.fromhex(mac.replace(":", "")),
                                           info, counter, plain, len(plain), out):
             raise SystemExit("bthome_v2_encrypt failed")
+        return out.raw
+
+    def v1_encrypt(self, key, mac, counter, plain):
+        """ciphertext | counter | MIC for v1 service data (UUID 0x181E)."""
+        out = ctypes.create_string_buffer(len(plain) + 8)
+        if not self.lib.bthome_v1_encrypt(bytes.fromhex(key), bytes.fromhex(mac.replace(":", "")),
+                                          counter, plain, len(plain), out):
+            raise SystemExit("bthome_v1_encrypt failed")
         return out.raw
 
 
@@ -400,8 +413,11 @@ class Sealer:
         body = self.core.v2_encrypt(dev.key, dev.mac, info, counter, plain)
         return bytes([info]) + (mac_le(dev.mac) if mac_included else b"") + body
 
-    def advert(self, dev, service_data, advertiser=None):
-        return Advert(advertiser or dev.mac, adv_data(service_data),
+    def sealed_v1(self, dev, counter, plain):
+        return self.core.v1_encrypt(dev.key, dev.mac, counter, plain)
+
+    def advert(self, dev, service_data, advertiser=None, uuid=BTHOME_V2):
+        return Advert(advertiser or dev.mac, adv_data(service_data, uuid=uuid),
                       random=dev.random or advertiser is not None)
 
 
@@ -521,6 +537,136 @@ def encrypted_clean(core):
         s.rows += [(frame, "", "!bthome.expert." + e, "") for e in AUDIT_EXPERTS]
     keys = [key_row(SPEC_DEVICE.mac, SPEC_KEY, "kitchen"), key_row(HALLWAY.mac, HALLWAY.key, "")]
     return s, keys
+
+
+# ---------------------------------------------------------------------------
+# Legacy v1: control byte (length incl. ID in bits 0-4, format in bits 5-7), ID, value
+
+V1_UINT, V1_INT, V1_FLOAT, V1_STRING, V1_MAC, V1_TIMESTAMP = range(6)
+V1_MAC_DEVICE = "A4:C1:38:B7:4E:11"
+
+
+def v1_object(oid, fmt, value):
+    return bytes([(fmt << 5) | (len(value) + 1), oid]) + value
+
+
+# The spec's v1 examples: object bytes, then (field, value) as the spec gives them.
+SPEC_V1_EXAMPLES = [
+    ("23 02 c4 09", [("temperature", "25.00")]),
+    ("03 03 bf 13", [("humidity", "50.55")]),
+    ("43 06 fe 70", [("mass_kg", "102.24")]),
+]
+SPEC_V1_FULL = ("23 02 c4 09 03 03 bf 13", [("temperature", "25.00"), ("humidity", "50.55")])
+V1_FORMATS = [  # one object per format, values chosen to match the v2 examples
+    (v1_object(0x02, V1_FLOAT, struct.pack("<f", 2506.0)), [("temperature", "25.06")]),
+    (v1_object(0x03, V1_FLOAT, struct.pack("<d", 5055.0)), [("humidity", "50.55")]),
+    (v1_object(0x02, V1_FLOAT, struct.pack("<e", -770.0)), [("temperature", "-7.7")]),
+    (v1_object(0x53, V1_STRING, b"Hello World!"), [("text", "Hello World!")]),
+    (v1_object(0x54, V1_MAC, mac_le("54:48:E6:8F:80:A5")), [("raw", "a5:80:8f:e6:48:54")]),
+    (v1_object(0x50, V1_TIMESTAMP, h("5d 39 61 64")), [("timestamp", "2023-05-14 19:41:17 UTC")]),
+    (v1_object(0x01, V1_UINT, h("61 00 00 00")), [("battery", "97")]),   # wider than v2's u8
+    (v1_object(0x02, V1_INT, h("ea ff ff ff")), [("temperature", "-0.22")]),
+]
+V1_SKIPPED_KINDS = ("TEXT", "RAW", "COMMAND")  # v1 carries these in other formats
+
+
+def v1_equivalents(table):
+    """The v2 spec examples that v1 can carry, as v1 objects with the same value."""
+    by_id = {o.id: o for o in table}
+    out = []
+    for hexbytes, expected in SPEC_EXAMPLES:
+        data = h(hexbytes)
+        objs, pos, ok = b"", 0, True
+        while pos < len(data):
+            o = by_id[data[pos]]
+            size = o.length
+            if o.kind in V1_SKIPPED_KINDS:
+                ok = False
+                break
+            value = data[pos + 1:pos + 1 + size]
+            fmt = V1_TIMESTAMP if o.kind == "TIMESTAMP" else \
+                V1_INT if o.type in ("S8", "S16", "S32") else V1_UINT
+            objs += v1_object(o.id, fmt, value)
+            pos += 1 + size
+        if ok:
+            out.append((objs, expected))
+    return out
+
+
+def v1_examples(table):
+    """Every spec v1 example, each format, then the v1 twin of every v2 spec example."""
+    cases = [(h(x), e) for x, e in SPEC_V1_EXAMPLES] + V1_FORMATS + v1_equivalents(table)
+    adverts = [Advert(V1_MAC_DEVICE, adv_data(objs, uuid=BTHOME_V1)) for objs, _ in cases]
+    adverts.append(Advert(V1_MAC_DEVICE, adv_data(h(SPEC_V1_FULL[0]), "DIY-sensor",
+                                                  uuid=BTHOME_V1), connectable=True))
+    cases.append((h(SPEC_V1_FULL[0]), SPEC_V1_FULL[1]))
+    rows = [(frame, objs.hex(" "), "bthome." + field, value)
+            for frame, (objs, expected) in enumerate(cases, 1) for field, value in expected]
+    rows += [(frame, "", "bthome.version", "1") for frame in range(1, len(cases) + 1)]
+    rows += [(frame, "", "bthome.expert.legacy_v1", "deprecated")
+             for frame in range(1, len(cases) + 1)]
+    return one_per_event(adverts, SET_START_US), rows
+
+
+V1_ERRORS = [  # payload, what the frame must show
+    ("23 02 c4", [("bthome.expert.truncated", "only 2 remain")]),
+    ("00 23 02 c4 09", [("bthome.expert.bad_format", "length 0"),
+                        ("!bthome.temperature", "")]),
+    ("c3 02 c4 09 03 03 bf 13", [("bthome.expert.bad_format", "unknown v1 format 6"),
+                                 ("bthome.humidity", "50.55")]),
+    ("44 02 00 00 00 03 03 bf 13", [("bthome.expert.bad_format", "(2, 4 or 8 bytes)"),
+                                    ("bthome.humidity", "50.55")]),
+    ("03 a0 01 02 03 03 bf 13", [("bthome.expert.unknown_object", "0xa0"),
+                                 ("bthome.humidity", "50.55")]),
+    ("63 02 c4 09", [("bthome.expert.bad_format", "cannot come in the v1 format string")]),
+    ("64 53 ff fe 41", [("bthome.expert.invalid_utf8", "")]),
+    ("", [("bthome.expert.truncated", "Empty")]),
+    ("23 01 2c 01", [("bthome.expert.bad_format", "does not fit")]),
+    ("41 02 23 02 c4 09", [("bthome.expert.bad_format", "0 value bytes"),
+                           ("bthome.temperature", "25.00")]),
+    ("ff", [("bthome.expert.truncated", "")]),
+]
+
+
+def v1_errors():
+    adverts = [Advert(ERRORS_MAC, adv_data(h(p), uuid=BTHOME_V1), random=True)
+               for p, _ in V1_ERRORS]
+    rows = [(frame, p, field, value) for frame, (p, expect) in enumerate(V1_ERRORS, 1)
+            for field, value in expect]
+    return one_per_event(adverts, SET_START_US), rows
+
+
+V1_DEVICE = Device("A4:C1:38:E1:00:01", "b1e2a3d4c5f60718293a4b5c6d7e8f91", "bparasite")
+V1_NOKEY = Device("A4:C1:38:E1:00:02", "0123456789abcdef0123456789abcdef")
+
+
+def v1_encrypted(core):
+    """UUID 0x181E: AES-CCM with AAD 0x11 and a 12-byte nonce; same keys and audit as v2."""
+    s = Sealer(core)
+    d = V1_DEVICE
+    first = s.sealed_v1(d, 1, h("23 02 c4 09 03 03 bf 13"))
+    f1 = s.add(s.advert(d, first, uuid=BTHOME_V1_ENCRYPTED), ("bthome.temperature", "25.00"),
+               ("bthome.humidity", "50.55"), ("bthome.encryption.decrypted", "1"),
+               ("bthome.encryption.key_mac", d.mac), ("bthome.version", "1"),
+               ("bthome.encryption.nonce", "a4c138e100011e1801000000"))
+    s.add(s.advert(d, first, uuid=BTHOME_V1_ENCRYPTED), ("bthome.expert.duplicate", f"frame {f1}"))
+    f3 = s.add(s.advert(d, s.sealed_v1(d, 2, h("23 02 c5 09")), uuid=BTHOME_V1_ENCRYPTED),
+               ("bthome.temperature", "25.01"))
+    s.add(s.advert(d, s.sealed_v1(d, 2, h("23 02 c6 09")), uuid=BTHOME_V1_ENCRYPTED),
+          ("bthome.expert.counter_reuse", f"frame {f3}"))
+    tampered = bytearray(s.sealed_v1(d, 3, h("23 02 c7 09")))
+    tampered[0] ^= 0x01
+    s.add(s.advert(d, bytes(tampered), uuid=BTHOME_V1_ENCRYPTED),
+          ("bthome.expert.mic_failure", d.mac))
+    s.add(s.advert(d, h("01 02 03"), uuid=BTHOME_V1_ENCRYPTED), ("bthome.expert.too_short", ""))
+    s.add(s.advert(V1_NOKEY, s.sealed_v1(V1_NOKEY, 5, h("23 02 c4 09")),
+                   uuid=BTHOME_V1_ENCRYPTED), ("bthome.expert.no_key", V1_NOKEY.mac))
+    s.add(s.advert(d, h("23 02 c4 09"), uuid=BTHOME_V1), ("bthome.expert.downgrade", "frame"),
+          ("bthome.expert.legacy_v1", ""))
+    # a v2 sensor and a v1 sensor side by side: the same reading, the same field
+    s.add(s.advert(SPEC_DEVICE, s.sealed(SPEC_DEVICE, 0x00112233, h("02 ca 09 03 bf 13"))),
+          ("bthome.temperature", "25.06"), ("bthome.version", "2"))
+    return s, [key_row(d.mac, d.key, "bparasite"), key_row(SPEC_DEVICE.mac, SPEC_KEY, "kitchen")]
 
 
 def weather(pid, temp, hum, press, batt, rssi=-62):
@@ -776,22 +922,28 @@ def main():
 
     table = load_object_table()
     spec_events, spec_rows = spec_examples()
+    v1_events, v1_rows = v1_examples(table)
+    v1_error_events, v1_error_rows = v1_errors()
     sets = {
         "spec-examples": spec_events,
         "all-objects": all_objects(table),
         "errors": errors(),
         "multi-report": multi_report(),
+        "v1-examples": v1_events,
+        "v1-errors": v1_error_events,
     }
     written = []
     for name, make in (("encrypted", encrypted), ("encrypted-wildcard", encrypted_wildcard),
                        ("encrypted-audit", encrypted_audit),
-                       ("encrypted-clean", encrypted_clean)):
+                       ("encrypted-clean", encrypted_clean), ("v1-encrypted", v1_encrypted)):
         sealer, keys = make(core)
         sets[name] = one_per_event(sealer.adverts, SET_START_US)
         written += [write_tsv(args.out / f"{name}.tsv", sealer.rows),
                     write_keys(args.out / f"{name}.keys", keys)]
     for name, events in sets.items():
         written += write_set(args.out, name, events)
+    written += [write_tsv(args.out / "v1-examples.tsv", v1_rows),
+                write_tsv(args.out / "v1-errors.tsv", v1_error_rows)]
     write_tsv(args.out / "spec-examples.tsv", spec_rows)
     demo_path = args.out / "bthome-demo.pcapng"
     write_pcapng(demo_path, 256, LINK_TYPES["ll-phdr"][1](demo()))

@@ -156,13 +156,14 @@ void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len)
     p->prev_id = -1;
 }
 
-/* Objects are numbered per field: 0x02 then 0x45 are "Temperature", "Temperature 2". */
-static unsigned next_ordinal(bthome_parser_t *p, const bthome_object_def_t *def)
+/* Objects are numbered per field: 0x02 then 0x45 are "Temperature", "Temperature 2".
+ * The count sits at the field's first (lowest) ID. */
+unsigned bthome_next_ordinal(uint16_t seen_by_field[256], const bthome_object_def_t *def)
 {
     size_t i = 0;
     while (strcmp(defs_in_order[i]->field, def->field) != 0)
         i++;
-    uint16_t *seen = &p->seen[defs_in_order[i]->id];
+    uint16_t *seen = &seen_by_field[defs_in_order[i]->id];
     if (*seen < UINT16_MAX)
         (*seen)++;
     return *seen;
@@ -234,7 +235,7 @@ bool bthome_parser_next(bthome_parser_t *p, bthome_object_t *obj)
         p->stopped = true;
         return true;
     }
-    obj->ordinal = next_ordinal(p, obj->def);
+    obj->ordinal = bthome_next_ordinal(p->seen, obj->def);
     p->prev_id = obj->id;
     if (obj->def->length == 0) {
         if (!read_var_length(obj, p->data + p->pos + 1, avail)) {

@@ -143,6 +143,9 @@ typedef struct {
 } bthome_parser_t;
 
 void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len);
+/* 1 for the first object of def's field in a list, 2 for the next, ...: seen_by_field
+ * holds the counts (zero it per list). Shared by the v2 and v1 parsers. */
+unsigned bthome_next_ordinal(uint16_t seen_by_field[256], const bthome_object_def_t *def);
 /* Next object; false at the end or after an object that stops parsing (truncated,
  * length overrun, unknown). */
 bool bthome_parser_next(bthome_parser_t *p, bthome_object_t *obj);

@@ -1,14 +1,13 @@
 /* BTHome encryption; see bthome_crypto.h. */
 #include "bthome_crypto.h"
 #include "bthome_core.h"
+#include "bthome_v1.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gcrypt.h>
-
-#define BTHOME_UUID_V1_ENCRYPTED_WIRE 0x1E, 0x18
 
 struct bthome_cipher {
     gcry_cipher_hd_t hd;
@@ -98,10 +97,9 @@ void bthome_nonce_v2(const uint8_t mac[6], uint8_t info, const uint8_t counter[4
 void bthome_nonce_v1(const uint8_t mac[6], const uint8_t counter[4],
                      uint8_t nonce[BTHOME_NONCE_V1_LEN])
 {
-    static const uint8_t uuid[] = { BTHOME_UUID_V1_ENCRYPTED_WIRE };
-
     memcpy(nonce, mac, 6);
-    memcpy(nonce + 6, uuid, sizeof uuid);
+    nonce[6] = BTHOME_UUID_V1_ENCRYPTED & 0xFF;     /* the UUID as on the wire */
+    nonce[7] = BTHOME_UUID_V1_ENCRYPTED >> 8;
     memcpy(nonce + 8, counter, BTHOME_COUNTER_LEN);
 }
 

@@ -23,6 +23,7 @@
 #include "bthome_core.h"
 #include "bthome_crypto.h"
 #include "bthome_objects.h"
+#include "bthome_v1.h"
 #include "ws_compat.h"
 
 WS_DLL_PUBLIC_DEF const char plugin_version[] = PLUGIN_VERSION;
@@ -60,6 +61,8 @@ static int hf_enc_nonce = -1;
 static int hf_enc_decrypted = -1;
 static int hf_enc_key_mac = -1;
 static int hf_enc_prev_frame = -1;
+static int hf_v1_length = -1;
+static int hf_v1_format = -1;
 
 /* One filter field per distinct "field" of the object table, filled at registration. */
 #define MAX_TABLE_FIELDS 96
@@ -86,6 +89,8 @@ static expert_field ei_counter_reuse = EI_INIT;
 static expert_field ei_replay = EI_INIT;
 static expert_field ei_duplicate = EI_INIT;
 static expert_field ei_downgrade = EI_INIT;
+static expert_field ei_legacy_v1 = EI_INIT;
+static expert_field ei_bad_format = EI_INIT;
 
 /* Fields of other dissectors the 4.0 postdissector reads (see dissect_bthome_post). */
 static int hf_eir_ad_type = -1;
@@ -368,14 +373,29 @@ static void add_bad_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, 
             "%s: needs %u value bytes, only %u remain", label, obj->def->length, avail);
 }
 
-/* Adds one object; returns its text for the Info column. */
+/* A decoded object (v2, or the v2 view of a v1 object) starting with its ID byte at
+ * start: the value item, with the ID beneath. Returns that subtree. */
+static proto_tree *add_decoded_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+                                      int start, const bthome_object_t *obj,
+                                      const char *label, const char *text, int prev_id)
+{
+    proto_item *item = add_table_value(tree, pinfo, tvb, start, obj, label, text);
+    proto_tree *sub = proto_item_add_subtree(item, ett_object);
+
+    proto_tree_add_item(sub, hf_object_id, tvb, start, 1, ENC_NA);
+    if (obj->def->kind == BTHOME_KIND_DIMMER || obj->def->kind == BTHOME_KIND_COMMAND)
+        add_event_details(sub, tvb, start, obj);
+    add_object_problems(pinfo, item, obj, prev_id);
+    return sub;
+}
+
+/* Adds one v2 object; returns its text for the Info column. */
 static const char *add_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
                               int start, const bthome_object_t *obj, const uint8_t *body,
                               int prev_id)
 {
     char label[64];
     char text[BTHOME_VALUE_TEXT_MAX];
-    proto_item *item;
 
     bthome_format_label(obj, label, sizeof label);
     if (obj->status != BTHOME_OBJ_OK) {
@@ -385,17 +405,102 @@ static const char *add_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tv
             : wmem_strdup_printf(pinfo->pool, "[%s truncated]", label);
     }
     bthome_format_value(obj, body, text, sizeof text);
-    item = add_table_value(tree, pinfo, tvb, start, obj, label, text);
-    proto_tree *sub = proto_item_add_subtree(item, ett_object);
-    proto_tree_add_item(sub, hf_object_id, tvb, start, 1, ENC_NA);
-    if (obj->def->kind == BTHOME_KIND_DIMMER || obj->def->kind == BTHOME_KIND_COMMAND)
-        add_event_details(sub, tvb, start, obj);
-    add_object_problems(pinfo, item, obj, prev_id);
+    add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
+    return wmem_strdup_printf(pinfo->pool, "%s %s", label, text);
+}
+
+/* ---- v1 objects: control byte, ID, value ------------------------------------------ */
+
+static void add_v1_control(proto_tree *tree, tvbuff_t *tvb, int start)
+{
+    proto_tree_add_item(tree, hf_v1_length, tvb, start, 1, ENC_NA);
+    proto_tree_add_item(tree, hf_v1_format, tvb, start, 1, ENC_NA);
+}
+
+/* Why a v1 object did not decode, for its expert info and the Info column. */
+static const char *v1_problem(packet_info *pinfo, const bthome_v1_object_t *o,
+                              const char *label, expert_field **ei)
+{
+    const char *format = bthome_v1_format_name(o->format);
+    unsigned value_len = o->declared_length ? o->declared_length - 1u : 0;
+
+    *ei = &ei_bad_format;
+    switch (o->status) {
+    case BTHOME_V1_TRUNCATED:
+        *ei = &ei_truncated;
+        return wmem_strdup_printf(pinfo->pool,
+            "%s: control byte says %u bytes after it, only %u remain", label,
+            o->declared_length, (unsigned)o->length - 1);
+    case BTHOME_V1_ZERO_LENGTH:
+        return wmem_strdup_printf(pinfo->pool,
+            "Control byte 0x%02x gives length 0 (no object ID): parsing stopped", o->control);
+    case BTHOME_V1_UNKNOWN_ID:
+        *ei = &ei_unknown_object;
+        return wmem_strdup_printf(pinfo->pool,
+            "Unknown object ID 0x%02x: skipped, %u value byte%s undecoded", o->obj.id,
+            value_len, value_len == 1 ? "" : "s");
+    case BTHOME_V1_BAD_FORMAT:
+        return format
+            ? wmem_strdup_printf(pinfo->pool, "%s cannot come in the v1 format %s", label, format)
+            : wmem_strdup_printf(pinfo->pool, "%s: unknown v1 format %u", label, o->format);
+    case BTHOME_V1_BAD_SIZE:
+        return wmem_strdup_printf(pinfo->pool, "%s: %u value bytes do not fit the v1 format %s%s",
+            label, value_len, format,
+            o->format == BTHOME_V1_FLOAT ? " (2, 4 or 8 bytes)" : "");
+    case BTHOME_V1_OUT_OF_RANGE:
+        return wmem_strdup_printf(pinfo->pool, "%s: %u-byte integer out of range", label,
+                                  value_len);
+    default:    /* decoded, but wider than the field's type */
+        return wmem_strdup_printf(pinfo->pool,
+            "%s: value does not fit the type of its field (v1 %s of %u bytes)", label,
+            format, value_len);
+    }
+}
+
+/* A v1 object that did not decode, or does not fit its field: shown undecoded. */
+static const char *add_bad_v1_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+                                     int start, const bthome_v1_object_t *o, const char *label)
+{
+    expert_field *ei;
+    const char *problem = v1_problem(pinfo, o, label, &ei);
+    proto_item *item;
+    proto_tree *sub = proto_tree_add_subtree_format(tree, tvb, start, (int)o->length,
+        ett_object, &item, "%s: [%s]", label, o->status == BTHOME_V1_OK
+            ? "out of range" : bthome_v1_status_name(o->status));
+
+    add_v1_control(sub, tvb, start);
+    if (o->length > 1)
+        proto_tree_add_item(sub, hf_object_id, tvb, start + 1, 1, ENC_NA);
+    expert_add_info_format(pinfo, item, ei, "%s", problem);
+    return wmem_strdup_printf(pinfo->pool, "[%s %s]", label,
+        o->status == BTHOME_V1_OK ? "out of range" : bthome_v1_status_name(o->status));
+}
+
+/* Adds one v1 object; returns its text for the Info column. */
+static const char *add_v1_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+                                 int start, const bthome_v1_object_t *o, const uint8_t *body)
+{
+    char label[64];
+    char text[BTHOME_VALUE_TEXT_MAX];
+    proto_tree *sub;
+
+    if (o->obj.def)
+        bthome_format_label(&o->obj, label, sizeof label);
+    else
+        snprintf(label, sizeof label, "Object 0x%02x", o->obj.id);
+    /* a v1 width may exceed what the field's integer type holds; doubles hold it all */
+    if (o->status != BTHOME_V1_OK ||
+        (o->exceeds_type && table_field_type[table_field_of_id[o->obj.id]] != FT_DOUBLE))
+        return add_bad_v1_object(tree, pinfo, tvb, start, o, label);
+    bthome_v1_format_value(o, body, text, sizeof text);
+    sub = add_decoded_object(tree, pinfo, tvb, start + 1, &o->obj, label, text, -1);
+    add_v1_control(sub, tvb, start);
     return wmem_strdup_printf(pinfo->pool, "%s %s", label, text);
 }
 
 /* One BTHome service data being dissected. */
 typedef struct {
+    unsigned version;           /* 1 or 2 */
     tvbuff_t *tvb;              /* the service data after the UUID */
     packet_info *pinfo;
     proto_tree *tree;           /* the BTHome subtree */
@@ -409,6 +514,27 @@ typedef struct {
     bool audit_skip;            /* MIC failed with the device's key: nothing to trust */
 } report_t;
 
+static void add_summary_item(report_t *r, const char *text, bool first)
+{
+    wmem_strbuf_append_printf(r->summary, "%s%s", first ? "" : ", ", text);
+}
+
+static int add_v1_objects(report_t *r, tvbuff_t *tvb, const uint8_t *body, int len)
+{
+    bthome_v1_parser_t parser;
+    bthome_v1_object_t o;
+    int packet_id = -1;
+
+    bthome_v1_parser_init(&parser, body, (size_t)len);
+    while (bthome_v1_parser_next(&parser, &o)) {
+        add_summary_item(r, add_v1_object(r->tree, r->pinfo, tvb, (int)o.offset, &o, body),
+                         o.offset == 0);
+        if (o.status == BTHOME_V1_OK && o.obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
+            packet_id = (int)o.obj.raw;
+    }
+    return packet_id;
+}
+
 /* Adds the objects of tvb from body_start; returns the packet id, or -1 without one. */
 static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
 {
@@ -420,15 +546,16 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
 
     if (len == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, tvb, 0, -1,
-            "No objects after the device information byte");
+            r->version == 1 ? "No objects" : "No objects after the device information byte");
         wmem_strbuf_append(r->summary, "[no objects]");
         return -1;
     }
+    if (r->version == 1)
+        return add_v1_objects(r, tvb, body, len);
     bthome_parser_init(&parser, body, (size_t)len);
     while (bthome_parser_next(&parser, &obj)) {
-        const char *text = add_object(r->tree, r->pinfo, tvb, body_start + (int)obj.offset,
-                                      &obj, body, prev_id);
-        wmem_strbuf_append_printf(r->summary, "%s%s", prev_id >= 0 ? ", " : "", text);
+        add_summary_item(r, add_object(r->tree, r->pinfo, tvb, body_start + (int)obj.offset,
+                                       &obj, body, prev_id), prev_id < 0);
         if (obj.status == BTHOME_OBJ_OK && obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
             packet_id = (int)obj.raw;
         prev_id = obj.id;
@@ -469,18 +596,23 @@ static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
 }
 
 /* The key whose MIC verifies, trying the device's own keys before "*" keys; plain
- * receives the plaintext. *tried says whether any key applied at all. */
-static const key_entry_t *decrypt_with_keys(const uint8_t *mac, const uint8_t *nonce,
+ * receives the plaintext. *tried says whether any key applied at all. v1 authenticates
+ * one byte of associated data, v2 none. */
+static const key_entry_t *decrypt_with_keys(const uint8_t *mac, unsigned version,
+                                            const uint8_t *nonce, size_t nonce_len,
                                             const bthome_sealed_t *sealed, uint8_t *plain,
                                             bool *tried)
 {
+    static const uint8_t v1_aad = BTHOME_V1_AAD;
+
     *tried = false;
     for (unsigned i = 0; i < key_entry_count; i++) {
         const key_entry_t *e = &key_entries[i];
         if (!key_applies(e, mac))
             continue;
         *tried = true;
-        if (bthome_ccm_decrypt(e->cipher, nonce, BTHOME_NONCE_V2_LEN, NULL, 0,
+        if (bthome_ccm_decrypt(e->cipher, nonce, nonce_len, version == 1 ? &v1_aad : NULL,
+                               version == 1 ? 1 : 0,
                                sealed->ciphertext, sealed->ciphertext_len, sealed->mic,
                                plain) == BTHOME_CRYPT_OK)
             return e;
@@ -509,6 +641,7 @@ static void add_encrypted(report_t *r)
     proto_tree *enc;
     proto_item *enc_item, *item;
     uint8_t nonce[BTHOME_NONCE_V2_LEN];
+    size_t nonce_len;
     const key_entry_t *key;
     uint8_t *plain;
     bool tried;
@@ -537,13 +670,17 @@ static void add_encrypted(report_t *r)
         wmem_strbuf_append(r->summary, "[encrypted, no address]");
         return;
     }
-    bthome_nonce_v2(r->device, r->hdr.info, sealed.counter, nonce);
+    if (r->version == 1)
+        bthome_nonce_v1(r->device, sealed.counter, nonce);
+    else
+        bthome_nonce_v2(r->device, r->hdr.info, sealed.counter, nonce);
+    nonce_len = r->version == 1 ? BTHOME_NONCE_V1_LEN : BTHOME_NONCE_V2_LEN;
     item = proto_tree_add_bytes_with_length(enc, hf_enc_nonce, r->tvb, 0, 0, nonce,
-                                            (int)sizeof nonce);
+                                            (int)nonce_len);
     proto_item_set_generated(item);
 
     plain = (uint8_t *)wmem_alloc(r->pinfo->pool, sealed.ciphertext_len + 1);
-    key = decrypt_with_keys(r->device, nonce, &sealed, plain, &tried);
+    key = decrypt_with_keys(r->device, r->version, nonce, nonce_len, &sealed, plain, &tried);
     item = proto_tree_add_boolean(enc, hf_enc_decrypted, r->tvb, 0, 0, key != NULL);
     proto_item_set_generated(item);
     if (key) {
@@ -737,39 +874,76 @@ static unsigned next_report(packet_info *pinfo)
     return ++*reports;
 }
 
-/* Dissects v2 service data (the bytes after the UUID). advertiser: the frame's
- * advertiser address in display order, NULL when the link does not tell. */
-static int dissect_bthome_v2(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                             const uint8_t *advertiser)
+static void add_v2(report_t *r)
 {
-    unsigned len = tvb_captured_length(tvb);
+    unsigned len = tvb_captured_length(r->tvb);
+    bthome_header_status_t status = bthome_parse_v2_header(tvb_get_ptr(r->tvb, 0, len), len,
+                                                           &r->hdr);
+
+    if (status == BTHOME_HEADER_EMPTY) {
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
+            "Empty service data: no device information byte");
+        wmem_strbuf_append(r->summary, "[empty]");
+        return;
+    }
+    r->device = r->hdr.has_mac ? r->hdr.mac : r->device;
+    add_header(r, status);
+    add_body(r, status);
+    if (status == BTHOME_HEADER_OK)
+        audit(r);
+}
+
+/* v1 has no header: the UUID says whether the objects are encrypted. */
+static void add_v1(report_t *r, bool encrypted)
+{
+    proto_item *item;
+
+    expert_add_info_format(r->pinfo, r->item, &ei_legacy_v1,
+        "Device uses the deprecated BTHome v1 format (UUID 0x%04X)",
+        encrypted ? BTHOME_UUID_V1_ENCRYPTED : BTHOME_UUID_V1);
+    item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 0, 1);
+    proto_item_set_generated(item);
+    item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 0, encrypted);
+    proto_item_set_generated(item);
+    r->hdr.encrypted = encrypted;
+    if (tvb_captured_length(r->tvb) == 0) {
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
+            "Empty service data: no objects");
+        wmem_strbuf_append(r->summary, "[empty]");
+        return;
+    }
+    if (encrypted)
+        add_encrypted(r);
+    else
+        r->audit.packet_id = add_objects(r, r->tvb, 0);
+    audit(r);
+}
+
+/* Dissects BTHome service data (the bytes after the UUID). advertiser: the frame's
+ * advertiser address in display order, NULL when the link does not tell. */
+static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, unsigned uuid,
+                          const uint8_t *advertiser)
+{
     report_t r;
-    bthome_header_status_t status;
 
     memset(&r, 0, sizeof r);
+    r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
     r.tvb = tvb;
     r.pinfo = pinfo;
     r.report = next_report(pinfo);
+    r.device = advertiser;
     r.summary = wmem_strbuf_new(pinfo->pool, "");
     r.audit.packet_id = -1;
     r.item = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
     r.tree = proto_item_add_subtree(r.item, ett_bthome);
-    proto_item_set_text(r.item, "BTHome v2");
-    status = bthome_parse_v2_header(tvb_get_ptr(tvb, 0, len), len, &r.hdr);
-    if (status == BTHOME_HEADER_EMPTY) {
-        proto_tree_add_expert_format(r.tree, pinfo, &ei_truncated, tvb, 0, 0,
-            "Empty service data: no device information byte");
-        wmem_strbuf_append(r.summary, "[empty]");
-    } else {
-        r.device = r.hdr.has_mac ? r.hdr.mac : advertiser;
-        add_header(&r, status);
-        add_body(&r, status);
-        if (status == BTHOME_HEADER_OK)
-            audit(&r);
-    }
+    proto_item_set_text(r.item, "BTHome v%u", r.version);
+    if (r.version == 2)
+        add_v2(&r);
+    else
+        add_v1(&r, uuid == BTHOME_UUID_V1_ENCRYPTED);
     col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
     col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", wmem_strbuf_get_str(r.summary));
-    return (int)len;
+    return (int)tvb_captured_length(tvb);
 }
 
 /* The link layer's advertiser address: AdvA on LL captures (btle sets it as source). */
@@ -779,15 +953,38 @@ static const uint8_t *link_advertiser(packet_info *pinfo)
         ? (const uint8_t *)pinfo->src.data : NULL;
 }
 
-/* Wireshark 4.2+: btcommon hands over the service data of UUID 0xFCD2, with the HCI
+/* Wireshark 4.2+: btcommon hands over the service data of a BTHome UUID, with the HCI
  * report's address when there is one. */
-static int dissect_bthome_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                                       void *data)
+static int dissect_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                                void *data, unsigned uuid)
 {
     const bluetooth_eir_ad_data_t *ad = (const bluetooth_eir_ad_data_t *)data;
 
-    return dissect_bthome_v2(tvb, pinfo, tree,
-                             ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo));
+    return dissect_bthome(tvb, pinfo, tree, uuid,
+                          ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo));
+}
+
+static int dissect_v2_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                                   void *data)
+{
+    return dissect_service_data(tvb, pinfo, tree, data, BTHOME_UUID_V2);
+}
+
+static int dissect_v1_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                                   void *data)
+{
+    return dissect_service_data(tvb, pinfo, tree, data, BTHOME_UUID_V1);
+}
+
+static int dissect_v1_encrypted_service_data(tvbuff_t *tvb, packet_info *pinfo,
+                                             proto_tree *tree, void *data)
+{
+    return dissect_service_data(tvb, pinfo, tree, data, BTHOME_UUID_V1_ENCRYPTED);
+}
+
+static bool is_bthome_uuid(unsigned uuid)
+{
+    return uuid == BTHOME_UUID_V2 || uuid == BTHOME_UUID_V1 || uuid == BTHOME_UUID_V1_ENCRYPTED;
 }
 
 /* 4.0, HCI: the address of the advertising report holding the service data at start,
@@ -814,7 +1011,7 @@ static const uint8_t *hci_report_address(proto_tree *tree, packet_info *pinfo, t
     return mac;
 }
 
-/* Wireshark 4.0 has no service-data table: find every AD structure "len 16 d2 fc ..."
+/* Wireshark 4.0 has no service-data table: find every AD structure "len 16 <BTHome UUID>"
  * that btcommon dissected and decode its service data. 4.2+ has the table but does not
  * consult it for empty service data, so there this only reports those. */
 static bool service_data_table_hooked;
@@ -834,7 +1031,7 @@ static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree
 
         if (start < 1 || tvb_captured_length_remaining(ds, start) < AD_SERVICE_DATA_HEADER ||
             tvb_get_uint8(ds, start) != AD_TYPE_SERVICE_DATA_16 ||
-            tvb_get_letohs(ds, start + 1) != BTHOME_UUID_V2)
+            !is_bthome_uuid(tvb_get_letohs(ds, start + 1)))
             continue;
         ad_len = tvb_get_uint8(ds, start - 1);
         if (ad_len < AD_SERVICE_DATA_HEADER ||
@@ -844,8 +1041,9 @@ static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree
         if (avail > (int)ad_len - AD_SERVICE_DATA_HEADER)
             avail = (int)ad_len - AD_SERVICE_DATA_HEADER;
         advertiser = hci_report_address(tree, pinfo, ds, start);
-        dissect_bthome_v2(tvb_new_subset_length(ds, start + AD_SERVICE_DATA_HEADER, avail),
-                          pinfo, tree, advertiser ? advertiser : link_advertiser(pinfo));
+        dissect_bthome(tvb_new_subset_length(ds, start + AD_SERVICE_DATA_HEADER, avail), pinfo,
+                       tree, tvb_get_letohs(ds, start + 1),
+                       advertiser ? advertiser : link_advertiser(pinfo));
     }
     return 0;
 }
@@ -997,6 +1195,18 @@ static const value_string object_id_vals[] = {
     { 0, NULL }
 };
 
+/* v1 format names, from the core; filled at registration. */
+static value_string v1_format_vals[8];
+
+static void fill_v1_format_vals(void)
+{
+    unsigned n = 0;
+
+    for (unsigned f = 0; f < array_length(v1_format_vals) - 1; f++)
+        if (bthome_v1_format_name(f))
+            v1_format_vals[n++] = (value_string){ f, bthome_v1_format_name(f) };
+}
+
 static void proto_register_bthome(void)
 {
     static hf_register_info hf[] = {
@@ -1044,8 +1254,13 @@ static void proto_register_bthome(void)
         { &hf_enc_prev_frame, { "Earlier frame", "bthome.encryption.prev_frame", FT_FRAMENUM,
             BASE_NONE, NULL, 0x0, "The earlier frame of the device an audit finding refers to",
             HFILL } },
+        { &hf_v1_length, { "Length", "bthome.v1.length", FT_UINT8, BASE_DEC, NULL,
+            BTHOME_V1_LENGTH_MASK, "v1 control byte: object length, ID byte included", HFILL } },
+        { &hf_v1_format, { "Format", "bthome.v1.format", FT_UINT8, BASE_DEC,
+            VALS(v1_format_vals), 0xE0, "v1 control byte: value format", HFILL } },
     };
     static int *ett[] = { &ett_bthome, &ett_info, &ett_object, &ett_encryption };
+
     static ei_register_info ei[] = {
         { &ei_truncated, { "bthome.expert.truncated", PI_MALFORMED, PI_ERROR,
             "Object runs past the end of the data", EXPFILL } },
@@ -1075,6 +1290,10 @@ static void proto_register_bthome(void)
             "Retransmission of the device's previous advertisement", EXPFILL } },
         { &ei_downgrade, { "bthome.expert.downgrade", PI_SECURITY, PI_WARN,
             "Plaintext from a device that encrypts", EXPFILL } },
+        { &ei_legacy_v1, { "bthome.expert.legacy_v1", PI_DEPRECATED, PI_NOTE,
+            "Device uses the deprecated BTHome v1 format", EXPFILL } },
+        { &ei_bad_format, { "bthome.expert.bad_format", PI_MALFORMED, PI_WARN,
+            "v1 object: format or size its object cannot take", EXPFILL } },
     };
     static uat_field_t key_fields[] = {
         UAT_FLD_CSTRING_OTHER(key_row, mac, "MAC", check_mac_field,
@@ -1087,6 +1306,7 @@ static void proto_register_bthome(void)
     module_t *prefs;
     uat_t *keys;
 
+    fill_v1_format_vals();
     proto_bthome = proto_register_protocol("BTHome", "BTHome", "bthome");
     proto_register_field_array(proto_bthome, hf, array_length(hf));
     register_table_fields();
@@ -1111,9 +1331,14 @@ static void proto_reg_handoff_bthome(void)
 
     /* Decided at run time, so one source serves 4.0 (no table) and 4.2+. */
     service_data_table_hooked = find_dissector_table("btcommon.eir_ad.entry.uuid") != NULL;
-    if (service_data_table_hooked)
+    if (service_data_table_hooked) {
         dissector_add_string("btcommon.eir_ad.entry.uuid", "fcd2",
-            create_dissector_handle(dissect_bthome_service_data, proto_bthome));
+            create_dissector_handle(dissect_v2_service_data, proto_bthome));
+        dissector_add_string("btcommon.eir_ad.entry.uuid", "181c",
+            create_dissector_handle(dissect_v1_service_data, proto_bthome));
+        dissector_add_string("btcommon.eir_ad.entry.uuid", "181e",
+            create_dissector_handle(dissect_v1_encrypted_service_data, proto_bthome));
+    }
     /* Asking for btcommon's AD type field also makes tshark build the tree it lives in. */
     hf_eir_ad_type = proto_registrar_get_id_byname("btcommon.eir_ad.entry.type");
     g_array_append_val(wanted, hf_eir_ad_type);

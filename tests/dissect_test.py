@@ -78,12 +78,19 @@ def dissect(ws, capture, options=()):
 
 
 def check_expert(lines, field, text):
-    """bthome.expert.X: the frame has X whose message contains text; !bthome.expert.X: no X."""
-    name = field.lstrip("!")[len("bthome.expert."):]
+    """bthome.expert.X: the frame has X whose message contains text."""
+    name = field[len("bthome.expert."):]
     found = [line for line in lines if line.startswith(name + "! ")]
-    if field.startswith("!"):
-        return not found, found
     return any(text in line for line in found), found
+
+
+def check_absent(lines, field):
+    """!F: the frame has no field or expert info F."""
+    name = field[1:]
+    prefix = name[len("bthome.expert."):] + "! " if name.startswith("bthome.expert.") \
+        else name + " = "
+    found = [line for line in lines if line.startswith(prefix)]
+    return not found, found
 
 
 def check_spec(actual, spec_file):
@@ -100,9 +107,10 @@ def check_spec(actual, spec_file):
     used = {}  # (frame, field) -> occurrences already matched: repeated objects in order
     with open(spec_file, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f, delimiter="\t"):
-            if row["field"].lstrip("!").startswith("bthome.expert."):
-                ok, found = check_expert(frames.get(row["frame"], []), row["field"],
-                                         row["expected"])
+            lines = frames.get(row["frame"], [])
+            if row["field"].startswith("!") or row["field"].startswith("bthome.expert."):
+                ok, found = check_absent(lines, row["field"]) if row["field"].startswith("!") \
+                    else check_expert(lines, row["field"], row["expected"])
                 if not ok:
                     errors.append(f"frame {row['frame']}: want {row['field']} "
                                   f"\"{row['expected']}\", got {found}")
