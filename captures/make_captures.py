@@ -689,14 +689,20 @@ def button(pid, event):
     return Advert(BUTTON_MAC, adv_data(b"\x44" + objs, "Button"), -55)
 
 
-def multi_report():
-    """Several devices per HCI report event (LL link types: one frame per advert)."""
+def multi_report(core):
+    """Several devices per HCI report event (LL link types: one frame per advert). The
+    last event holds two encrypted devices: each report's own address makes its nonce."""
+    s = Sealer(core)
     groups = [
         (weather(1, 2150, 4820, 101325, 87), door(1, False)),
         (button(1, "press"),),
         (weather(2, 2153, 4810, 101327, 87), door(2, True), button(2, "long_press")),
+        (s.advert(HALLWAY, s.sealed(HALLWAY, 5, h("02 ca 09"))),
+         s.advert(SPEC_DEVICE, SPEC_ENCRYPTED)),
     ]
-    return [Event(SET_START_US + i * 100_000, g) for i, g in enumerate(groups)]
+    keys = [key_row(SPEC_DEVICE.mac, SPEC_KEY, "kitchen"),
+            key_row(HALLWAY.mac, HALLWAY.key, "hallway")]
+    return [Event(SET_START_US + i * 100_000, g) for i, g in enumerate(groups)], keys
 
 
 def demo():
@@ -928,11 +934,11 @@ def main():
         "spec-examples": spec_events,
         "all-objects": all_objects(table),
         "errors": errors(),
-        "multi-report": multi_report(),
         "v1-examples": v1_events,
         "v1-errors": v1_error_events,
     }
-    written = []
+    sets["multi-report"], multi_keys = multi_report(core)
+    written = [write_keys(args.out / "multi-report.keys", multi_keys)]
     for name, make in (("encrypted", encrypted), ("encrypted-wildcard", encrypted_wildcard),
                        ("encrypted-audit", encrypted_audit),
                        ("encrypted-clean", encrypted_clean), ("v1-encrypted", v1_encrypted)):
