@@ -10,6 +10,9 @@ Usage: python3 captures/make_captures.py [--out DIR]
 
 import argparse
 import ctypes
+import json
+import math
+import random
 import re
 import struct
 from dataclasses import dataclass
@@ -98,7 +101,7 @@ def typical_value(obj):
         return bytes([1, 3, 5])  # 1 argument byte, opcode 3 (step up), 5 steps
     if obj.type == "BYTES":  # dimmer: event then steps; firmware: version bytes
         return bytes([second_word]) + bytes(range(3, 2 + obj.length))
-    if obj.kind in ("BINARY", "ENUM"):
+    if obj.kind in ("BINARY", "ENUM", "EVENT"):
         return int_bytes(obj, second_word)
     if obj.kind == "TIMESTAMP":
         return int_bytes(obj, 1700000000)  # 2023-11-14 22:13:20 UTC
@@ -732,6 +735,147 @@ def demo():
 
 
 # ---------------------------------------------------------------------------
+# Many devices, and the statistics every set must produce
+
+MANY_START_US = 1719828000 * 1_000_000  # 2024-07-01 10:00:00 UTC
+MANY_KINDS = ("TH", "TH", "BTN", "PWR", "ENC")  # device i has kind MANY_KINDS[i % 5]
+
+
+def many_devices(core, devices=50, adverts=3000):
+    """A house of sensors: thermometers, buttons (each press sent twice), power meters and
+    encrypted thermometers, names in the first and every fourth advert."""
+    rng = random.Random(4)
+    s = Sealer(core)
+    plain_of = {}  # id(advert) -> plaintext objects, for the expected statistics
+    devs = [Device(f"A4:C1:38:{0xA0 + i // 256:02X}:{i % 256:02X}:{i:02X}",
+                   f"{i:02x}" * 16, f"{MANY_KINDS[i % 5]}{i:02d}") for i in range(devices)]
+    state = [{"n": 0, "pending": None} for _ in devs]
+    keys = [key_row(d.mac, d.key, d.name) for i, d in enumerate(devs)
+            if MANY_KINDS[i % 5] == "ENC"]
+    for k in range(adverts):
+        i = rng.randrange(devices)
+        d, st, kind = devs[i], state[i], MANY_KINDS[i % 5]
+        if st["pending"]:  # a button repeats its last advert
+            adv, st["pending"] = st["pending"], None
+            s.adverts.append(adv)
+            continue
+        st["n"] += 1
+        pid = st["n"] % 256
+        if kind == "BTN":
+            objs = bytes([0x00, pid, 0x01, 90 + i % 10, 0x3A, rng.choice((1, 2, 4))])
+        elif kind == "PWR":
+            objs = (bytes([0x00, pid, 0x0A]) + (1000 * st["n"] + i).to_bytes(3, "little")
+                    + b"\x0b" + rng.randrange(0, 300000).to_bytes(3, "little"))
+        else:
+            objs = (b"\x02" + rng.randrange(1500, 2800).to_bytes(2, "little", signed=True)
+                    + b"\x03" + rng.randrange(3000, 7000).to_bytes(2, "little")
+                    + bytes([0x01, rng.randrange(50, 101)]))
+        name = d.name if st["n"] % 4 == 1 else None
+        if kind == "ENC":
+            data = s.sealed(d, st["n"], objs)
+        else:
+            data = b"\x40" + objs
+        adv = Advert(d.mac, adv_data(data, name))
+        plain_of[id(adv)] = objs
+        s.adverts.append(adv)
+        if kind == "BTN":
+            st["pending"] = adv
+    keyed = {d.mac for i, d in enumerate(devs) if MANY_KINDS[i % 5] == "ENC"}
+    events = one_per_event(s.adverts, MANY_START_US, 20_000)
+    return events, keys, expected_stats(s.adverts, plain_of, keyed)
+
+
+def service_data(adv):
+    """The BTHome service data of an advert built by adv_data()."""
+    pos = 0
+    while pos < len(adv.data):
+        length, ad_type = adv.data[pos], adv.data[pos + 1]
+        if ad_type == 0x16 and adv.data[pos + 2:pos + 4] == BTHOME_V2.to_bytes(2, "little"):
+            return adv.data[pos + 4:pos + 1 + length]
+        pos += 1 + length
+    return None
+
+
+def local_name(adv):
+    pos = 0
+    while pos < len(adv.data):
+        length, ad_type = adv.data[pos], adv.data[pos + 1]
+        if ad_type == 0x09:
+            return adv.data[pos + 2:pos + 1 + length].decode()
+        pos += 1 + length
+    return None
+
+
+def decode_objects(plain, by_id):
+    """(row, raw) of each object of a well-formed plaintext object list."""
+    out, pos = [], 0
+    while pos < len(plain):
+        o = by_id[plain[pos]]
+        value = plain[pos + 1:pos + 1 + o.length]
+        out.append((o, int.from_bytes(value, "little", signed=INT_TYPES[o.type][1])))
+        pos += 1 + o.length
+    return out
+
+
+def scaled(o, raw):
+    decimals = len(o.factor.partition(".")[2])
+    return raw * int(o.factor.replace(".", "")) / 10 ** decimals
+
+
+def expected_stats(adverts, plain_of=None, keyed=()):
+    """What Statistics > BTHome must count, worked out from the adverts as generated: per
+    device its adverts, retransmissions (the same bytes, or the same packet id, as its
+    previous advert), encrypted and decrypted ones, and per property count, min,
+    average, max and last value (retransmissions not counted again)."""
+    by_id = {o.id: o for o in load_object_table()}
+    devices, previous = {}, {}
+    for adv in adverts:
+        data = service_data(adv)
+        if data is None:
+            continue
+        dev = devices.setdefault(adv.mac, {"name": None, "adverts": 0, "duplicates": 0,
+                                           "encrypted": 0, "decrypted": 0,
+                                           "properties": {}, "states": {}})
+        dev["name"] = dev["name"] or local_name(adv)
+        plain = (plain_of or {}).get(id(adv), data[1:])
+        objects = decode_objects(plain, by_id)
+        pid = next((raw for o, raw in objects if o.id == 0x00), None)
+        prev = previous.get(adv.mac)
+        duplicate = prev is not None and (prev[0] == data or (pid is not None and prev[1] == pid))
+        previous[adv.mac] = (data if not (prev and prev[0] == data) else prev[0], pid)
+        dev["adverts"] += 1
+        dev["duplicates"] += duplicate
+        encrypted = bool(data[0] & 1)
+        dev["encrypted"] += encrypted
+        dev["decrypted"] += encrypted and adv.mac in keyed
+        if duplicate:
+            continue
+        for o, raw in objects:
+            if o.id == 0x00:
+                continue
+            if o.kind == "NUMBER":
+                p = dev["properties"].setdefault(o.name, {"unit": o.unit, "values": []})
+                p["values"].append(scaled(o, raw))
+            else:
+                word = dict(o.words)[raw]
+                key = f"{o.name}: {word}"
+                dev["states"][key] = dev["states"].get(key, 0) + 1
+    for dev in devices.values():
+        for p in dev["properties"].values():
+            v = p.pop("values")
+            # fsum: correctly rounded whatever the Python version (3.12 changed sum())
+            p.update(count=len(v), min=min(v), max=max(v), avg=math.fsum(v) / len(v),
+                     last=v[-1])
+    return {"devices": devices}
+
+
+def write_stats(path, stats):
+    path.write_text(json.dumps(stats, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------------------
 # Link layer and HCI framing
 
 ADV_ACCESS_ADDRESS = 0x8E89BED6
@@ -952,7 +1096,18 @@ def main():
                 write_tsv(args.out / "v1-errors.tsv", v1_error_rows)]
     write_tsv(args.out / "spec-examples.tsv", spec_rows)
     demo_path = args.out / "bthome-demo.pcapng"
-    write_pcapng(demo_path, 256, LINK_TYPES["ll-phdr"][1](demo()))
+    demo_events = demo()
+    write_pcapng(demo_path, 256, LINK_TYPES["ll-phdr"][1](demo_events))
+    written.append(write_stats(args.out / "bthome-demo.stats.json", expected_stats(
+        [a for ev in demo_events for a in ev.adverts])))
+    many_events, many_keys, many_stats = many_devices(core)
+    for link in ("nrf-sniffer", "hci-h4"):
+        linktype, builder = LINK_TYPES[link]
+        path = args.out / f"many-devices-{link}.pcap"
+        write_pcap(path, linktype, builder(many_events))
+        written.append(path)
+    written += [write_keys(args.out / "many-devices.keys", many_keys),
+                write_stats(args.out / "many-devices.stats.json", many_stats)]
     for path in written + [args.out / "spec-examples.tsv", demo_path]:
         print(path)
 

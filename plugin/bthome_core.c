@@ -197,7 +197,8 @@ static void decode_value(bthome_object_t *obj, const uint8_t *v)
         obj->raw = read_le(v, def->type);
         obj->value = bthome_scale(def, obj->raw);
         break;
-    case BTHOME_KIND_BINARY: case BTHOME_KIND_ENUM: case BTHOME_KIND_TIMESTAMP:
+    case BTHOME_KIND_BINARY: case BTHOME_KIND_ENUM: case BTHOME_KIND_EVENT:
+    case BTHOME_KIND_TIMESTAMP:
         obj->raw = read_le(v, def->type);
         break;
     case BTHOME_KIND_TEXT:
@@ -335,7 +336,7 @@ bool bthome_format_value(const bthome_object_t *obj, const uint8_t *data,
     case BTHOME_KIND_NUMBER:
         format_number(obj, buf, size);
         break;
-    case BTHOME_KIND_BINARY: case BTHOME_KIND_ENUM:
+    case BTHOME_KIND_BINARY: case BTHOME_KIND_ENUM: case BTHOME_KIND_EVENT:
         format_word(obj, buf, size);
         break;
     case BTHOME_KIND_DIMMER: case BTHOME_KIND_COMMAND:

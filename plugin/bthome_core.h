@@ -15,6 +15,7 @@ typedef enum {
     BTHOME_KIND_NUMBER,
     BTHOME_KIND_BINARY,
     BTHOME_KIND_ENUM,
+    BTHOME_KIND_EVENT,      /* named values that happen (button presses) */
     BTHOME_KIND_TIMESTAMP,
     BTHOME_KIND_TEXT,
     BTHOME_KIND_RAW,

@@ -10,14 +10,15 @@
  *   name    tree label, as the spec names the property
  *   field   display-filter name after "bthome."; IDs sharing a quantity and unit share it
  *   kind    how the value reads: NUMBER (raw x factor), BINARY (0/1 with words), ENUM
- *           (named values), TIMESTAMP, TEXT, RAW, FIRMWARE, DIMMER, COMMAND
+ *           (named values), EVENT (named values that happen rather than last: counted
+ *           as events), TIMESTAMP, TEXT, RAW, FIRMWARE, DIMMER, COMMAND
  *   type    wire integer type (U8 S8 U16 S16 U24 U32 S32), BYTES (fixed length, read by
  *           kind), LEN8 (next byte is the length), CMD (next byte's low 5 bits are the
  *           argument length, then an opcode)
  *   length  value bytes after the ID; 0 = variable, given by the type
  *   factor  decimal scale as written in the spec ("0.01"); the value is raw x factor
  *   unit    unit text, "" for none
- *   words   BINARY: "false|true"; ENUM, DIMMER, COMMAND: "value=word|..."; else ""
+ *   words   BINARY: "false|true"; ENUM, EVENT, DIMMER, COMMAND: "value=word|..."; else ""
  *
  * Keep the rows in ascending ID order (the unit tests check it).
  */
@@ -78,7 +79,7 @@
   X(0x2D, "Window",               "binary.window",         BINARY,    U8,    1, "1",        "",       "closed|open") \
   X(0x2E, "Humidity",             "humidity",              NUMBER,    U8,    1, "1",        "%",      "") \
   X(0x2F, "Moisture",             "moisture",              NUMBER,    U8,    1, "1",        "%",      "") \
-  X(0x3A, "Button",               "button",                ENUM,      U8,    1, "1",        "",       BTHOME_BUTTON_WORDS) \
+  X(0x3A, "Button",               "button",                EVENT,     U8,    1, "1",        "",       BTHOME_BUTTON_WORDS) \
   X(0x3B, "Command",              "command.opcode",        COMMAND,   CMD,   0, "1",        "",       "0=off|1=on|2=toggle|3=step_up|4=step_down") \
   X(0x3C, "Dimmer",               "dimmer",                DIMMER,    BYTES, 2, "1",        "",       "0=none|1=rotate_left|2=rotate_right") \
   X(0x3D, "Count",                "count",                 NUMBER,    U16,   2, "1",        "",       "") \

@@ -42,7 +42,7 @@ static bthome_v1_status_t check_shape(unsigned format, const bthome_object_def_t
     bthome_kind_t kind = def->kind;
     bool integer = format == BTHOME_V1_UINT || format == BTHOME_V1_INT;
     bool numeric = kind == BTHOME_KIND_NUMBER || kind == BTHOME_KIND_BINARY ||
-                   kind == BTHOME_KIND_ENUM;
+                   kind == BTHOME_KIND_ENUM || kind == BTHOME_KIND_EVENT;
     bool ok_size;
 
     if (integer && numeric)

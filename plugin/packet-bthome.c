@@ -15,14 +15,18 @@
 #include <epan/expert.h>
 #include <epan/prefs.h>
 #include <epan/proto_data.h>
+#include <epan/tap.h>
 #include <epan/uat.h>
 #include <epan/unit_strings.h>
 #include <epan/dissectors/packet-bluetooth.h>
 
+#include "bthome_adv.h"
 #include "bthome_audit.h"
 #include "bthome_core.h"
 #include "bthome_crypto.h"
 #include "bthome_objects.h"
+#include "bthome_stats.h"
+#include "bthome_tap.h"
 #include "bthome_v1.h"
 #include "ws_compat.h"
 
@@ -39,7 +43,10 @@ WS_DLL_PUBLIC uint32_t plugin_describe(void);
 #define AD_SERVICE_DATA_HEADER  3   /* AD type + 16-bit UUID, counted by the AD length */
 
 static int proto_bthome = -1;
+static int bthome_tap = -1;
 
+static int hf_device = -1;
+static int hf_device_name = -1;
 static int hf_version = -1;
 static int hf_info = -1;
 static int hf_info_encrypted = -1;
@@ -261,6 +268,26 @@ static bool device_has_key(const uint8_t *mac)
     return false;
 }
 
+/* One BTHome service data being dissected. */
+typedef struct {
+    unsigned version;           /* 1 or 2 */
+    tvbuff_t *tvb;              /* the service data after the UUID */
+    packet_info *pinfo;
+    proto_tree *tree;           /* the BTHome subtree */
+    proto_item *item;           /* the BTHome item */
+    unsigned report;            /* which BTHome service data of the frame, from 1 */
+    const uint8_t *advertiser;  /* the frame's advertiser address, display order, or NULL */
+    const uint8_t *device;      /* included MAC, else advertiser: the device's identity */
+    const char *device_name;    /* Local Name, or NULL */
+    bthome_v2_header_t hdr;
+    wmem_strbuf_t *summary;     /* Info column text */
+    bthome_audit_input_t audit; /* what the device audit needs to know */
+    bool authenticated;         /* a configured key verified the MIC */
+    bool audit_skip;            /* MIC failed with the device's key: nothing to trust */
+    bool duplicate;             /* the audit found a retransmission */
+    wmem_array_t *readings;     /* bthome_reading_t for the tap, when it has listeners */
+} report_t;
+
 /* ---- Tree building ------------------------------------------------------------ */
 
 static proto_item *add_table_value(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
@@ -389,11 +416,27 @@ static proto_tree *add_decoded_object(proto_tree *tree, packet_info *pinfo, tvbu
     return sub;
 }
 
-/* Adds one v2 object; returns its text for the Info column. */
-static const char *add_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
-                              int start, const bthome_object_t *obj, const uint8_t *body,
-                              int prev_id)
+/* A decoded value for the tap's listeners. */
+static void add_reading(report_t *r, const bthome_object_t *obj, const char *label,
+                        const char *text)
 {
+    bthome_reading_t reading;
+
+    if (!r->readings)
+        return;
+    reading.def = obj->def;
+    reading.label = wmem_strdup(r->pinfo->pool, label);
+    reading.value = obj->def->kind == BTHOME_KIND_NUMBER ? obj->value : (double)obj->raw;
+    reading.text = wmem_strdup(r->pinfo->pool, text);
+    wmem_array_append_one(r->readings, reading);
+}
+
+/* Adds one v2 object; returns its text for the Info column. */
+static const char *add_object(report_t *r, tvbuff_t *tvb, int start,
+                              const bthome_object_t *obj, const uint8_t *body, int prev_id)
+{
+    proto_tree *tree = r->tree;
+    packet_info *pinfo = r->pinfo;
     char label[64];
     char text[BTHOME_VALUE_TEXT_MAX];
 
@@ -406,6 +449,7 @@ static const char *add_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tv
     }
     bthome_format_value(obj, body, text, sizeof text);
     add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
+    add_reading(r, obj, label, text);
     return wmem_strdup_printf(pinfo->pool, "%s %s", label, text);
 }
 
@@ -477,9 +521,11 @@ static const char *add_bad_v1_object(proto_tree *tree, packet_info *pinfo, tvbuf
 }
 
 /* Adds one v1 object; returns its text for the Info column. */
-static const char *add_v1_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
-                                 int start, const bthome_v1_object_t *o, const uint8_t *body)
+static const char *add_v1_object(report_t *r, tvbuff_t *tvb, int start,
+                                 const bthome_v1_object_t *o, const uint8_t *body)
 {
+    proto_tree *tree = r->tree;
+    packet_info *pinfo = r->pinfo;
     char label[64];
     char text[BTHOME_VALUE_TEXT_MAX];
     proto_tree *sub;
@@ -494,25 +540,11 @@ static const char *add_v1_object(proto_tree *tree, packet_info *pinfo, tvbuff_t 
         return add_bad_v1_object(tree, pinfo, tvb, start, o, label);
     bthome_v1_format_value(o, body, text, sizeof text);
     sub = add_decoded_object(tree, pinfo, tvb, start + 1, &o->obj, label, text, -1);
+    add_reading(r, &o->obj, label, text);
     add_v1_control(sub, tvb, start);
     return wmem_strdup_printf(pinfo->pool, "%s %s", label, text);
 }
 
-/* One BTHome service data being dissected. */
-typedef struct {
-    unsigned version;           /* 1 or 2 */
-    tvbuff_t *tvb;              /* the service data after the UUID */
-    packet_info *pinfo;
-    proto_tree *tree;           /* the BTHome subtree */
-    proto_item *item;           /* the BTHome item */
-    unsigned report;            /* which BTHome service data of the frame, from 1 */
-    const uint8_t *device;      /* display order: included MAC, else advertiser; or NULL */
-    bthome_v2_header_t hdr;
-    wmem_strbuf_t *summary;     /* Info column text */
-    bthome_audit_input_t audit; /* what the device audit needs to know */
-    bool authenticated;         /* a configured key verified the MIC */
-    bool audit_skip;            /* MIC failed with the device's key: nothing to trust */
-} report_t;
 
 static void add_summary_item(report_t *r, const char *text, bool first)
 {
@@ -527,7 +559,7 @@ static int add_v1_objects(report_t *r, tvbuff_t *tvb, const uint8_t *body, int l
 
     bthome_v1_parser_init(&parser, body, (size_t)len);
     while (bthome_v1_parser_next(&parser, &o)) {
-        add_summary_item(r, add_v1_object(r->tree, r->pinfo, tvb, (int)o.offset, &o, body),
+        add_summary_item(r, add_v1_object(r, tvb, (int)o.offset, &o, body),
                          o.offset == 0);
         if (o.status == BTHOME_V1_OK && o.obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
             packet_id = (int)o.obj.raw;
@@ -554,8 +586,8 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
         return add_v1_objects(r, tvb, body, len);
     bthome_parser_init(&parser, body, (size_t)len);
     while (bthome_parser_next(&parser, &obj)) {
-        add_summary_item(r, add_object(r->tree, r->pinfo, tvb, body_start + (int)obj.offset,
-                                       &obj, body, prev_id), prev_id < 0);
+        add_summary_item(r, add_object(r, tvb, body_start + (int)obj.offset, &obj, body,
+                                       prev_id), prev_id < 0);
         if (obj.status == BTHOME_OBJ_OK && obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
             packet_id = (int)obj.raw;
         prev_id = obj.id;
@@ -720,6 +752,8 @@ static wmem_map_t *device_histories;
 
 typedef struct {
     uint64_t address;
+    const char *name;           /* the first Local Name seen, and in which frame */
+    uint32_t name_frame;
     bthome_device_history_t history;
 } device_t;
 
@@ -728,7 +762,7 @@ typedef struct {
     bool unauthenticated;       /* counters came from frames no key verified */
 } audit_record_t;
 
-static bthome_device_history_t *device_history(const uint8_t *mac)
+static device_t *device_state(const uint8_t *mac)
 {
     uint64_t address = 0;
     device_t *dev;
@@ -739,10 +773,12 @@ static bthome_device_history_t *device_history(const uint8_t *mac)
     if (!dev) {
         dev = wmem_new(wmem_file_scope(), device_t);
         dev->address = address;
+        dev->name = NULL;
+        dev->name_frame = 0;
         bthome_history_init(&dev->history);
         wmem_map_insert(device_histories, &dev->address, dev);
     }
-    return &dev->history;
+    return dev;
 }
 
 /* Findings are worked out once, on the first pass in capture order, and kept with the
@@ -764,7 +800,7 @@ static const audit_record_t *audit_report(report_t *r)
     /* Only what a key verified enters a keyed device's history: a forged frame must not
      * poison it. */
     r->audit.keep = !keyed || r->authenticated;
-    bthome_audit_advert(device_history(r->device), &r->audit, &found.result);
+    bthome_audit_advert(&device_state(r->device)->history, &r->audit, &found.result);
     if (found.result.count == 0)
         return NULL;
     found.unauthenticated = r->hdr.encrypted && !r->authenticated;
@@ -856,8 +892,104 @@ static void audit(report_t *r)
     if (!r->device || r->audit_skip)
         return;
     rec = audit_report(r);
-    if (rec)
-        add_findings(r, rec);
+    if (!rec)
+        return;
+    add_findings(r, rec);
+    for (unsigned i = 0; i < rec->result.count; i++)
+        r->duplicate = r->duplicate || rec->result.findings[i].kind == BTHOME_FINDING_DUPLICATE;
+}
+
+/* ---- Device identity --------------------------------------------------------------- */
+
+/* Where the service data sits among the frame's bytes (the data source it came from). */
+static bool locate_in_frame(tvbuff_t *tvb, const uint8_t **frame, size_t *frame_len,
+                            size_t *pos)
+{
+    tvbuff_t *ds = tvb_get_ds_tvb(tvb);
+    unsigned len = tvb_captured_length(tvb);
+    unsigned ds_len = ds ? tvb_captured_length(ds) : 0;
+    uintptr_t mine, base;
+
+    if (len == 0 || ds_len == 0)
+        return false;
+    mine = (uintptr_t)tvb_get_ptr(tvb, 0, len);
+    base = (uintptr_t)tvb_get_ptr(ds, 0, ds_len);
+    if (mine < base || mine + len > base + ds_len)
+        return false;     /* not a view of the frame (e.g. a reassembled buffer) */
+    *frame = (const uint8_t *)base;
+    *frame_len = ds_len;
+    *pos = mine - base;
+    return true;
+}
+
+/* The Local Name this very advertisement carries, if any. */
+static const char *advert_name(report_t *r)
+{
+    const uint8_t *frame;
+    size_t frame_len, pos, name_pos, name_len;
+    bthome_adv_span_t adv;
+
+    if (!r->advertiser || !locate_in_frame(r->tvb, &frame, &frame_len, &pos) ||
+        pos < AD_SERVICE_DATA_HEADER + 1 ||
+        !bthome_locate_adv_data(frame, frame_len, pos - AD_SERVICE_DATA_HEADER - 1,
+                                r->advertiser, &adv) ||
+        !bthome_adv_local_name(frame, &adv, &name_pos, &name_len))
+        return NULL;
+    return (const char *)tvb_get_string_enc(r->pinfo->pool, tvb_get_ds_tvb(r->tvb),
+                                            (int)name_pos, (int)name_len, ENC_UTF_8);
+}
+
+/* The advertisement's own Local Name, else the first one the device sent earlier in the
+ * capture (names often come in other adverts, or scan responses, than the readings). */
+static const char *device_name(report_t *r, device_t *dev)
+{
+    const char *name = advert_name(r);
+
+    if (name && (!dev->name || r->pinfo->num < dev->name_frame)) {
+        dev->name = wmem_strdup(wmem_file_scope(), name);
+        dev->name_frame = r->pinfo->num;
+    }
+    if (name)
+        return name;
+    return dev->name && dev->name_frame < r->pinfo->num ? dev->name : NULL;
+}
+
+static void add_device(report_t *r)
+{
+    proto_item *item;
+
+    if (!r->device)
+        return;
+    item = proto_tree_add_ether(r->tree, hf_device, r->tvb, 0, 0, r->device);
+    proto_item_set_generated(item);
+    r->device_name = device_name(r, device_state(r->device));
+    if (!r->device_name)
+        return;
+    item = proto_tree_add_string(r->tree, hf_device_name, r->tvb, 0, 0, r->device_name);
+    proto_item_set_generated(item);
+    proto_item_append_text(r->item, ", %s", r->device_name);
+}
+
+/* One tap record per advertisement, for statistics and other listeners. */
+static void queue_tap(report_t *r)
+{
+    bthome_advert_t *ad;
+
+    if (!r->readings)
+        return;
+    ad = wmem_new0(r->pinfo->pool, bthome_advert_t);
+    ad->frame = r->pinfo->num;
+    ad->has_device = r->device != NULL;
+    if (r->device)
+        memcpy(ad->device, r->device, BTHOME_MAC_LEN);
+    ad->device_name = r->device_name;
+    ad->version = r->version;
+    ad->encrypted = r->hdr.encrypted;
+    ad->decrypted = r->authenticated;
+    ad->duplicate = r->duplicate;
+    ad->reading_count = wmem_array_get_count(r->readings);
+    ad->readings = (const bthome_reading_t *)wmem_array_get_raw(r->readings);
+    tap_queue_packet(bthome_tap, r->pinfo, ad);
 }
 
 /* Several BTHome service data in one frame (HCI reports): number them, and keep every
@@ -886,7 +1018,8 @@ static void add_v2(report_t *r)
         wmem_strbuf_append(r->summary, "[empty]");
         return;
     }
-    r->device = r->hdr.has_mac ? r->hdr.mac : r->device;
+    r->device = r->hdr.has_mac ? r->hdr.mac : r->advertiser;
+    add_device(r);
     add_header(r, status);
     add_body(r, status);
     if (status == BTHOME_HEADER_OK)
@@ -898,6 +1031,8 @@ static void add_v1(report_t *r, bool encrypted)
 {
     proto_item *item;
 
+    r->device = r->advertiser;
+    add_device(r);
     expert_add_info_format(r->pinfo, r->item, &ei_legacy_v1,
         "Device uses the deprecated BTHome v1 format (UUID 0x%04X)",
         encrypted ? BTHOME_UUID_V1_ENCRYPTED : BTHOME_UUID_V1);
@@ -931,8 +1066,10 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
     r.tvb = tvb;
     r.pinfo = pinfo;
     r.report = next_report(pinfo);
-    r.device = advertiser;
+    r.advertiser = advertiser;
     r.summary = wmem_strbuf_new(pinfo->pool, "");
+    if (have_tap_listener(bthome_tap))
+        r.readings = wmem_array_new(pinfo->pool, sizeof(bthome_reading_t));
     r.audit.packet_id = -1;
     r.item = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
     r.tree = proto_item_add_subtree(r.item, ett_bthome);
@@ -941,6 +1078,7 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
         add_v2(&r);
     else
         add_v1(&r, uuid == BTHOME_UUID_V1_ENCRYPTED);
+    queue_tap(&r);
     col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
     col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", wmem_strbuf_get_str(r.summary));
     return (int)tvb_captured_length(tvb);
@@ -989,13 +1127,31 @@ static bool is_bthome_uuid(unsigned uuid)
 
 /* 4.0, HCI: the address of the advertising report holding the service data at start,
  * i.e. the nearest report address before it (on the wire least significant byte first). */
+static bool service_data_table_hooked;
+
+/* Other dissectors' fields in the frame's tree. 4.0 asks for them (wanted hfids), so tshark
+ * builds the tree and tracks them; 4.2+ only looks through a tree that is there anyway, so
+ * that summary runs build none for the plugin's sake. */
+static GPtrArray *frame_fields(proto_tree *tree, int hf)
+{
+    if (hf <= 0)
+        return NULL;
+    return service_data_table_hooked ? proto_find_finfo(tree, hf)
+                                     : proto_get_finfo_ptr_array(tree, hf);
+}
+
+static void free_frame_fields(GPtrArray *fields)
+{
+    if (fields && service_data_table_hooked)
+        g_ptr_array_free(fields, TRUE);
+}
+
 static const uint8_t *hci_report_address(proto_tree *tree, packet_info *pinfo, tvbuff_t *ds,
                                          int start)
 {
-    GPtrArray *addrs = hf_hci_bd_addr > 0 ? proto_get_finfo_ptr_array(tree, hf_hci_bd_addr)
-                                          : NULL;
+    GPtrArray *addrs = frame_fields(tree, hf_hci_bd_addr);
     const field_info *best = NULL;
-    uint8_t *mac;
+    uint8_t *mac = NULL;
 
     for (unsigned i = 0; addrs && i < addrs->len; i++) {
         const field_info *fi = (const field_info *)g_ptr_array_index(addrs, i);
@@ -1003,23 +1159,27 @@ static const uint8_t *hci_report_address(proto_tree *tree, packet_info *pinfo, t
             (!best || fi->start > best->start))
             best = fi;
     }
-    if (!best)
-        return NULL;
-    mac = (uint8_t *)wmem_alloc(pinfo->pool, BTHOME_MAC_LEN);
-    for (int i = 0; i < BTHOME_MAC_LEN; i++)
-        mac[i] = tvb_get_uint8(ds, best->start + BTHOME_MAC_LEN - 1 - i);
+    if (best) {
+        mac = (uint8_t *)wmem_alloc(pinfo->pool, BTHOME_MAC_LEN);
+        for (int i = 0; i < BTHOME_MAC_LEN; i++)
+            mac[i] = tvb_get_uint8(ds, best->start + BTHOME_MAC_LEN - 1 - i);
+    }
+    free_frame_fields(addrs);
     return mac;
 }
 
 /* Wireshark 4.0 has no service-data table: find every AD structure "len 16 <BTHome UUID>"
  * that btcommon dissected and decode its service data. 4.2+ has the table but does not
- * consult it for empty service data, so there this only reports those. */
-static bool service_data_table_hooked;
-
+ * consult it for empty service data, so there this only reports those, when a tree is
+ * built. */
 static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree *tree,
                                void *data _U_)
 {
-    GPtrArray *types = proto_get_finfo_ptr_array(tree, hf_eir_ad_type);
+    GPtrArray *types;
+
+    if (!tree)
+        return 0;
+    types = frame_fields(tree, hf_eir_ad_type);
 
     for (unsigned i = 0; types && i < types->len; i++) {
         field_info *fi = (field_info *)g_ptr_array_index(types, i);
@@ -1045,6 +1205,7 @@ static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree
                        tree, tvb_get_letohs(ds, start + 1),
                        advertiser ? advertiser : link_advertiser(pinfo));
     }
+    free_frame_fields(types);
     return 0;
 }
 
@@ -1127,7 +1288,8 @@ static void describe_field(const bthome_object_def_t *const *defs, size_t n, siz
         hf->hfinfo.type = FT_BOOLEAN;
         hf->hfinfo.strings = words_to_tfs(d->words);
         break;
-    case BTHOME_KIND_ENUM: case BTHOME_KIND_DIMMER: case BTHOME_KIND_COMMAND:
+    case BTHOME_KIND_ENUM: case BTHOME_KIND_EVENT: case BTHOME_KIND_DIMMER:
+    case BTHOME_KIND_COMMAND:
         hf->hfinfo.type = FT_UINT8;
         hf->hfinfo.display = BASE_DEC;
         hf->hfinfo.strings = words_to_vals(d->words);
@@ -1210,6 +1372,11 @@ static void fill_v1_format_vals(void)
 static void proto_register_bthome(void)
 {
     static hf_register_info hf[] = {
+        { &hf_device, { "Device", "bthome.device", FT_ETHER, BASE_NONE, NULL, 0x0,
+            "The device: its included MAC, else the advertiser address", HFILL } },
+        { &hf_device_name, { "Device name", "bthome.device_name", FT_STRING, BASE_NONE, NULL,
+            0x0, "Local Name of this advertisement, or of an earlier one of the device",
+            HFILL } },
         { &hf_version, { "Version", "bthome.version", FT_UINT8, BASE_DEC, NULL, 0x0,
             "BTHome format version", HFILL } },
         { &hf_info, { "Device information", "bthome.info", FT_UINT8, BASE_HEX, NULL, 0x0,
@@ -1308,6 +1475,8 @@ static void proto_register_bthome(void)
 
     fill_v1_format_vals();
     proto_bthome = proto_register_protocol("BTHome", "BTHome", "bthome");
+    bthome_tap = register_tap(BTHOME_TAP_NAME);
+    bthome_register_readings_table();
     proto_register_field_array(proto_bthome, hf, array_length(hf));
     register_table_fields();
     proto_register_subtree_array(ett, array_length(ett));
@@ -1327,7 +1496,6 @@ static void proto_register_bthome(void)
 static void proto_reg_handoff_bthome(void)
 {
     dissector_handle_t post = create_dissector_handle(dissect_bthome_post, proto_bthome);
-    GArray *wanted = g_array_new(FALSE, FALSE, (unsigned)sizeof(int));
 
     /* Decided at run time, so one source serves 4.0 (no table) and 4.2+. */
     service_data_table_hooked = find_dissector_table("btcommon.eir_ad.entry.uuid") != NULL;
@@ -1339,23 +1507,29 @@ static void proto_reg_handoff_bthome(void)
         dissector_add_string("btcommon.eir_ad.entry.uuid", "181e",
             create_dissector_handle(dissect_v1_encrypted_service_data, proto_bthome));
     }
-    /* Asking for btcommon's AD type field also makes tshark build the tree it lives in. */
     hf_eir_ad_type = proto_registrar_get_id_byname("btcommon.eir_ad.entry.type");
-    g_array_append_val(wanted, hf_eir_ad_type);
     hf_hci_bd_addr = proto_registrar_get_id_byname("bthci_evt.bd_addr");
-    if (!service_data_table_hooked && hf_hci_bd_addr > 0)
-        g_array_append_val(wanted, hf_hci_bd_addr);
     register_postdissector(post);
-    set_postdissector_wanted_hfids(post, wanted);
+    if (!service_data_table_hooked) {
+        /* 4.0: asking for these fields makes tshark build the tree they live in */
+        GArray *wanted = g_array_new(FALSE, FALSE, (unsigned)sizeof(int));
+        g_array_append_val(wanted, hf_eir_ad_type);
+        if (hf_hci_bd_addr > 0)
+            g_array_append_val(wanted, hf_hci_bd_addr);
+        set_postdissector_wanted_hfids(post, wanted);
+    }
 }
 
 void plugin_register(void)
 {
     static proto_plugin plugin_bthome;
+    static tap_plugin plugin_stats;
 
     plugin_bthome.register_protoinfo = proto_register_bthome;
     plugin_bthome.register_handoff = proto_reg_handoff_bthome;
     proto_register_plugin(&plugin_bthome);
+    plugin_stats.register_tap_listener = bthome_register_stats;
+    tap_register_plugin(&plugin_stats);
 }
 
 #if WSC_AT_LEAST(4, 4)

@@ -444,7 +444,8 @@ static void test_table(void)
         if (d->kind == BTHOME_KIND_BINARY) {
             CHECK_INT(nwords, 2);
             CHECK_INT(d->type, BTHOME_TYPE_U8);
-        } else if (d->kind == BTHOME_KIND_ENUM || d->kind == BTHOME_KIND_DIMMER ||
+        } else if (d->kind == BTHOME_KIND_ENUM || d->kind == BTHOME_KIND_EVENT ||
+                   d->kind == BTHOME_KIND_DIMMER ||
                    d->kind == BTHOME_KIND_COMMAND) {
             CHECK(nwords >= 2);
         } else {

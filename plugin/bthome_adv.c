@@ -1,0 +1,97 @@
+/* The advertisement around a BTHome service data; see bthome_adv.h. */
+#include "bthome_adv.h"
+
+#include <string.h>
+
+#define LL_LENGTH_BEFORE_ADVA   1   /* LL PDU header: its length byte precedes AdvA */
+#define LL_ADVA_LEN             6
+/* HCI LE Advertising Report: address, data length, data. */
+#define HCI_LEGACY_LEN_OFFSET   6
+/* HCI LE Extended Advertising Report: address, primary PHY, secondary PHY, SID, TX
+ * power, RSSI, periodic interval (2), direct address type, direct address (6), data
+ * length, data. */
+#define HCI_EXT_LEN_OFFSET      20
+
+/* Walking the AD structures from start lands on ad_pos and then exactly on end. */
+static bool chains_through(const uint8_t *frame, size_t start, size_t end, size_t ad_pos)
+{
+    bool hit = false;
+    size_t pos = start;
+
+    while (pos < end) {
+        if (frame[pos] == 0)        /* zero padding ends the significant part */
+            return hit && pos > ad_pos;
+        hit = hit || pos == ad_pos;
+        pos += 1u + frame[pos];
+    }
+    return hit && pos == end;
+}
+
+static bool try_span(const uint8_t *frame, size_t frame_len, size_t ad_pos, size_t start,
+                     size_t len, bthome_adv_span_t *out)
+{
+    if (start > ad_pos || start + len > frame_len || start + len <= ad_pos ||
+        !chains_through(frame, start, start + len, ad_pos))
+        return false;
+    out->start = start;
+    out->end = start + len;
+    return true;
+}
+
+/* The address at a, then the AdvData in one of the layouts that carry one. */
+static bool span_after_address(const uint8_t *frame, size_t frame_len, size_t ad_pos,
+                               size_t a, bthome_adv_span_t *out)
+{
+    size_t after = a + LL_ADVA_LEN;
+
+    /* LE link layer: the PDU length counts AdvA and AdvData */
+    if (a >= LL_LENGTH_BEFORE_ADVA && frame[a - 1] >= LL_ADVA_LEN &&
+        try_span(frame, frame_len, ad_pos, after, frame[a - 1] - (size_t)LL_ADVA_LEN, out))
+        return true;
+    if (a + HCI_LEGACY_LEN_OFFSET < frame_len &&
+        try_span(frame, frame_len, ad_pos, a + HCI_LEGACY_LEN_OFFSET + 1,
+                 frame[a + HCI_LEGACY_LEN_OFFSET], out))
+        return true;
+    return a + HCI_EXT_LEN_OFFSET < frame_len &&
+           try_span(frame, frame_len, ad_pos, a + HCI_EXT_LEN_OFFSET + 1,
+                    frame[a + HCI_EXT_LEN_OFFSET], out);
+}
+
+bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t ad_pos,
+                            const uint8_t addr[6], bthome_adv_span_t *out)
+{
+    uint8_t wire[6];
+
+    if (!frame || !addr || ad_pos >= frame_len)
+        return false;
+    for (int i = 0; i < 6; i++)     /* the air and HCI carry it least significant first */
+        wire[i] = addr[5 - i];
+    /* the nearest address before the service data is the advert's own */
+    for (size_t a = ad_pos >= LL_ADVA_LEN ? ad_pos - LL_ADVA_LEN + 1 : 0; a-- > 0;)
+        if (memcmp(frame + a, wire, sizeof wire) == 0 &&
+            span_after_address(frame, frame_len, ad_pos, a, out))
+            return true;
+    return false;
+}
+
+bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,
+                           size_t *name_pos, size_t *name_len)
+{
+    bool found = false;
+
+    for (size_t pos = adv->start; pos < adv->end && frame[pos]; pos += 1u + frame[pos]) {
+        uint8_t type;
+        if (pos + 1u + frame[pos] > adv->end || frame[pos] < 2)
+            continue;   /* runs past the end (the loop stops next), or an empty name */
+        type = frame[pos + 1];
+        if (type == BTHOME_AD_COMPLETE_NAME ||
+            (type == BTHOME_AD_SHORT_NAME && !found)) {
+            *name_pos = pos + 2;
+            *name_len = frame[pos] - 1u;
+            found = true;
+            if (type == BTHOME_AD_COMPLETE_NAME)
+                return true;
+        }
+    }
+    return found;
+}

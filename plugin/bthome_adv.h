@@ -1,0 +1,34 @@
+/* The advertisement around a BTHome service data, Wireshark-free: where its AdvData (the
+ * list of AD structures) starts and ends in the captured frame, and its Local Name.
+ *
+ * Wireshark hands the plugin only the service data. The rest of the advertisement is
+ * found from the frame bytes: the advertiser address sits right before the AdvData on the
+ * LE link layer (AdvA), and a fixed number of bytes before it in HCI advertising reports,
+ * with a length byte that bounds it. A candidate is accepted only when the AD structures
+ * chain from its start, through the service data, to its end.
+ */
+#ifndef BTHOME_ADV_H
+#define BTHOME_ADV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BTHOME_AD_SHORT_NAME    0x08
+#define BTHOME_AD_COMPLETE_NAME 0x09
+
+typedef struct {
+    size_t start;   /* first byte of the first AD structure */
+    size_t end;     /* one past the last */
+} bthome_adv_span_t;
+
+/* frame: the captured bytes holding the advertisement; ad_pos: offset of the service
+ * data AD structure (its length byte); addr: the advertiser address, display order. */
+bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t ad_pos,
+                            const uint8_t addr[6], bthome_adv_span_t *out);
+
+/* The Complete Local Name, else the Shortened one: offset and length in frame. */
+bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,
+                           size_t *name_pos, size_t *name_len);
+
+#endif

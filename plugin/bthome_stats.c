@@ -1,0 +1,246 @@
+/* Statistics > BTHome (tshark -z bthome,tree): per device, per property and per event,
+ * and Statistics > BTHome Readings (tshark -z bthome,readings): a table of every
+ * device's properties with count, min, average, max and last value. Both are fed by the
+ * "bthome" tap (bthome_tap.h). Readings of retransmitted adverts are not counted twice.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_BUILD_DLL
+#include <wireshark.h>
+#include <epan/packet.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/stats_tree.h>
+#include <epan/tap.h>
+
+#include "bthome_stats.h"
+#include "bthome_tap.h"
+
+static int devices_node, properties_node, events_node;
+
+static void stats_init(stats_tree *st)
+{
+    devices_node = stats_tree_create_node(st, "Devices", 0, STAT_DT_INT, TRUE);
+    properties_node = stats_tree_create_node(st, "Properties", 0, STAT_DT_INT, TRUE);
+    events_node = stats_tree_create_node(st, "Events", 0, STAT_DT_INT, TRUE);
+}
+
+static const char *device_label(packet_info *pinfo, const bthome_advert_t *ad)
+{
+    const uint8_t *m = ad->device;
+
+    if (!ad->has_device)
+        return "(unknown address)";
+    return wmem_strdup_printf(pinfo->pool, "%02X:%02X:%02X:%02X:%02X:%02X%s%s",
+                              m[0], m[1], m[2], m[3], m[4], m[5],
+                              ad->device_name ? " " : "",
+                              ad->device_name ? ad->device_name : "");
+}
+
+/* "Temperature (°C)": a property with its unit, as the per-property nodes read. */
+static const char *property_label(packet_info *pinfo, const bthome_object_def_t *def)
+{
+    return def->unit[0] ? wmem_strdup_printf(pinfo->pool, "%s (%s)", def->name, def->unit)
+                        : def->name;
+}
+
+/* Sequence numbers are no measurement. */
+static bool is_measurement(const bthome_reading_t *r)
+{
+    return r->def->id != BTHOME_OBJECT_PACKET_ID;
+}
+
+static bool is_event(const bthome_object_def_t *def)
+{
+    return def->kind == BTHOME_KIND_EVENT || def->kind == BTHOME_KIND_DIMMER ||
+           def->kind == BTHOME_KIND_COMMAND;
+}
+
+/* Numbers: count, average, min and max (stats trees cannot show a last value; the
+ * readings table does); anything else: how often each value was seen ("Door: open"),
+ * events also in the Events view. */
+static void add_reading(stats_tree *st, packet_info *pinfo, int device, const char *who,
+                        const bthome_reading_t *r)
+{
+    if (r->def->kind == BTHOME_KIND_NUMBER) {
+        const char *property = property_label(pinfo, r->def);
+        int across = avg_stat_node_add_value_float(st, property, properties_node, TRUE,
+                                                   (float)r->value);
+        avg_stat_node_add_value_float(st, property, device, FALSE, (float)r->value);
+        avg_stat_node_add_value_float(st, who, across, FALSE, (float)r->value);
+        return;
+    }
+    /* the value word alone: "press", "open"; the unit-less text otherwise */
+    const char *state = wmem_strdup_printf(pinfo->pool, "%s: %s", r->def->name, r->text);
+    tick_stat_node(st, state, device, FALSE);
+    if (is_event(r->def)) {
+        int node = tick_stat_node(st, state, events_node, TRUE);
+        tick_stat_node(st, who, node, FALSE);
+    }
+}
+
+static tap_packet_status stats_packet(stats_tree *st, packet_info *pinfo,
+                                      epan_dissect_t *edt _U_, const void *data,
+                                      tap_flags_t flags _U_)
+{
+    const bthome_advert_t *ad = (const bthome_advert_t *)data;
+    const char *who = device_label(pinfo, ad);
+    int device;
+
+    tick_stat_node(st, "Devices", 0, TRUE);
+    device = tick_stat_node(st, who, devices_node, TRUE);
+    increase_stat_node(st, "Duplicates", device, FALSE, ad->duplicate ? 1 : 0);
+    increase_stat_node(st, "Encrypted", device, FALSE, ad->encrypted ? 1 : 0);
+    increase_stat_node(st, "Decrypted", device, FALSE, ad->decrypted ? 1 : 0);
+    increase_stat_node(st, "Not decrypted", device, FALSE,
+                       ad->encrypted && !ad->decrypted ? 1 : 0);
+    for (unsigned i = 0; i < ad->reading_count && !ad->duplicate; i++)
+        if (is_measurement(&ad->readings[i]))
+            add_reading(st, pinfo, device, who, &ad->readings[i]);
+    return TAP_PACKET_REDRAW;
+}
+
+/* ---- The readings table ------------------------------------------------------------ */
+
+enum { COL_DEVICE, COL_NAME, COL_PROPERTY, COL_UNIT, COL_COUNT, COL_MIN, COL_AVERAGE, COL_MAX,
+       COL_LAST, READING_COLUMNS };
+
+static stat_tap_table_item reading_columns[READING_COLUMNS] = {
+    { TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Device", "%s" },
+    { TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Name", "%s" },
+    { TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Property", "%s" },
+    { TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Unit", "%s" },
+    { TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Count", "%u" },
+    { TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Min", "%g" },
+    { TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Average", "%g" },
+    { TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Max", "%g" },
+    { TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Last", "%g" },
+};
+
+#define READINGS_TABLE "BTHome Readings"
+
+/* "device|property" -> row + 1, for the table being filled; emptied with it. */
+static GHashTable *reading_rows;
+
+static void readings_init(stat_tap_table_ui *ui)
+{
+    stat_tap_table *table = stat_tap_find_table(ui, READINGS_TABLE);
+
+    if (table) {
+        if (ui->stat_tap_reset_table_cb)
+            ui->stat_tap_reset_table_cb(table);
+        return;
+    }
+    stat_tap_add_table(ui, stat_tap_init_table(READINGS_TABLE, READING_COLUMNS, 0, NULL));
+}
+
+static stat_tap_table_item_type string_item(const char *text)
+{
+    stat_tap_table_item_type item;
+
+    memset(&item, 0, sizeof item);
+    item.type = TABLE_ITEM_STRING;
+    item.value.string_value = g_strdup(text);
+    return item;
+}
+
+static stat_tap_table_item_type number_item(stat_tap_table_item_enum type, double value)
+{
+    stat_tap_table_item_type item;
+
+    memset(&item, 0, sizeof item);
+    item.type = type;
+    if (type == TABLE_ITEM_UINT)
+        item.value.uint_value = 0;
+    else
+        item.value.float_value = value;
+    return item;
+}
+
+static unsigned reading_row(stat_tap_table *table, const bthome_advert_t *ad,
+                            const char *address, const bthome_reading_t *r)
+{
+    char *key = g_strdup_printf("%s|%s", address, r->def->name);
+    unsigned row = GPOINTER_TO_UINT(g_hash_table_lookup(reading_rows, key));
+    stat_tap_table_item_type items[READING_COLUMNS];
+
+    if (row) {
+        g_free(key);
+        return row - 1;
+    }
+    row = table->num_elements;
+    items[COL_DEVICE] = string_item(address);
+    items[COL_NAME] = string_item(ad->device_name ? ad->device_name : "");
+    items[COL_PROPERTY] = string_item(r->def->name);
+    items[COL_UNIT] = string_item(r->def->unit);
+    items[COL_COUNT] = number_item(TABLE_ITEM_UINT, 0);
+    for (int col = COL_MIN; col <= COL_LAST; col++)
+        items[col] = number_item(TABLE_ITEM_FLOAT, r->value);
+    stat_tap_init_table_row(table, row, READING_COLUMNS, items);
+    g_hash_table_insert(reading_rows, key, GUINT_TO_POINTER(row + 1));
+    return row;
+}
+
+static void add_to_row(stat_tap_table *table, unsigned row, double value)
+{
+    stat_tap_table_item_type *items = table->elements[row];
+    unsigned n = ++items[COL_COUNT].value.uint_value;
+
+    items[COL_MIN].value.float_value = MIN(items[COL_MIN].value.float_value, value);
+    items[COL_MAX].value.float_value = MAX(items[COL_MAX].value.float_value, value);
+    items[COL_AVERAGE].value.float_value += (value - items[COL_AVERAGE].value.float_value) / n;
+    items[COL_LAST].value.float_value = value;
+}
+
+static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo,
+                                         epan_dissect_t *edt _U_, const void *data,
+                                         tap_flags_t flags _U_)
+{
+    stat_data_t *stat = (stat_data_t *)tapdata;
+    const bthome_advert_t *ad = (const bthome_advert_t *)data;
+    stat_tap_table *table = g_array_index(stat->stat_tap_data->tables, stat_tap_table *, 0);
+    const uint8_t *m = ad->device;
+    const char *address;
+
+    if (ad->duplicate || !ad->has_device)
+        return TAP_PACKET_DONT_REDRAW;
+    address = wmem_strdup_printf(pinfo->pool, "%02X:%02X:%02X:%02X:%02X:%02X",
+                                 m[0], m[1], m[2], m[3], m[4], m[5]);
+    if (!reading_rows)
+        reading_rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (unsigned i = 0; i < ad->reading_count; i++) {
+        const bthome_reading_t *r = &ad->readings[i];
+        if (r->def->kind == BTHOME_KIND_NUMBER && is_measurement(r))
+            add_to_row(table, reading_row(table, ad, address, r), r->value);
+    }
+    return TAP_PACKET_REDRAW;
+}
+
+/* Rows come and go with the devices of the capture: a reset drops them all. */
+static void readings_reset(stat_tap_table *table)
+{
+    for (unsigned row = 0; row < table->num_elements; row++) {
+        for (unsigned col = COL_DEVICE; col <= COL_UNIT; col++)
+            g_free((char *)table->elements[row][col].value.string_value);
+        g_free(table->elements[row]);
+    }
+    table->num_elements = 0;
+    if (reading_rows)
+        g_hash_table_remove_all(reading_rows);
+}
+
+static stat_tap_table_ui readings_table = {
+    REGISTER_STAT_GROUP_GENERIC, "BTHome Readings", BTHOME_TAP_NAME, "bthome,readings",
+    readings_init, readings_packet, readings_reset, NULL, NULL,
+    READING_COLUMNS, reading_columns, 0, NULL, NULL, 0
+};
+
+void bthome_register_readings_table(void)
+{
+    register_stat_tap_table_ui(&readings_table);
+}
+
+void bthome_register_stats(void)
+{
+    stats_tree_register_plugin(BTHOME_TAP_NAME, "bthome", "BTHome", 0, stats_packet,
+                               stats_init, NULL);
+}
