@@ -102,7 +102,7 @@ static tap_packet_status stats_packet(stats_tree *st, packet_info *pinfo,
 /* ---- The readings table ------------------------------------------------------------ */
 
 enum { COL_DEVICE, COL_NAME, COL_PROPERTY, COL_UNIT, COL_COUNT, COL_MIN, COL_AVERAGE, COL_MAX,
-       COL_LAST, READING_COLUMNS };
+       COL_LAST, COL_LAST_FRAME, READING_COLUMNS };
 
 static stat_tap_table_item reading_columns[READING_COLUMNS] = {
     { TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Device", "%s" },
@@ -114,6 +114,7 @@ static stat_tap_table_item reading_columns[READING_COLUMNS] = {
     { TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Average", "%g" },
     { TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Max", "%g" },
     { TABLE_ITEM_FLOAT, TAP_ALIGN_RIGHT, "Last", "%g" },
+    { TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Last frame", "%u" },   /* when it last reported */
 };
 
 #define READINGS_TABLE "BTHome Readings"
@@ -175,12 +176,13 @@ static unsigned reading_row(stat_tap_table *table, const bthome_advert_t *ad,
     items[COL_COUNT] = number_item(TABLE_ITEM_UINT, 0);
     for (int col = COL_MIN; col <= COL_LAST; col++)
         items[col] = number_item(TABLE_ITEM_FLOAT, r->value);
+    items[COL_LAST_FRAME] = number_item(TABLE_ITEM_UINT, 0);
     stat_tap_init_table_row(table, row, READING_COLUMNS, items);
     g_hash_table_insert(reading_rows, key, GUINT_TO_POINTER(row + 1));
     return row;
 }
 
-static void add_to_row(stat_tap_table *table, unsigned row, double value)
+static void add_to_row(stat_tap_table *table, unsigned row, double value, uint32_t frame)
 {
     stat_tap_table_item_type *items = table->elements[row];
     unsigned n = ++items[COL_COUNT].value.uint_value;
@@ -189,6 +191,7 @@ static void add_to_row(stat_tap_table *table, unsigned row, double value)
     items[COL_MAX].value.float_value = MAX(items[COL_MAX].value.float_value, value);
     items[COL_AVERAGE].value.float_value += (value - items[COL_AVERAGE].value.float_value) / n;
     items[COL_LAST].value.float_value = value;
+    items[COL_LAST_FRAME].value.uint_value = frame;
 }
 
 static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo,
@@ -210,7 +213,7 @@ static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo,
     for (unsigned i = 0; i < ad->reading_count; i++) {
         const bthome_reading_t *r = &ad->readings[i];
         if (r->def->kind == BTHOME_KIND_NUMBER && is_measurement(r))
-            add_to_row(table, reading_row(table, ad, address, r), r->value);
+            add_to_row(table, reading_row(table, ad, address, r), r->value, ad->frame);
     }
     return TAP_PACKET_REDRAW;
 }

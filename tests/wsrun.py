@@ -99,6 +99,17 @@ class IsolatedTshark:
         return proc
 
 
+def marked_section(path, start, end):
+    """(head, section, tail) of a text file around a section between two marker lines."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    head, _, rest = text.partition(start)
+    section, _, tail = rest.partition(end)
+    if not section and not tail:
+        sys.exit(f"{path} has no {start} marker")
+    return head, section, tail
+
+
 def bthome_glossary(plugin):
     """The plugin's rows of `tshark -G fields`, sorted by field name: each a list
     [kind, label, name, type, parent, display, bitmask, description]. Expert infos are

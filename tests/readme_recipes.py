@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""The README's analysis recipes run as written: every ```sh block between the
+<!-- recipes:start --> and <!-- recipes:end --> markers is run with bash (tshark being the
+real tshark with the built plugin, in a temporary profile, from a copy of captures/), and
+its output must be the ```text block that follows it.
+
+    readme_recipes.py --plugin bthome.so --readme README.md [--update]
+
+The outputs shown are Wireshark 4.0's (Debian 12); other versions print booleans and
+some names differently, so there the recipes must only run and print something.
+"""
+import argparse
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsrun import IsolatedTshark, marked_section, tshark_version  # noqa: E402
+
+START, END = "<!-- recipes:start -->", "<!-- recipes:end -->"
+PAIR = re.compile(r"```sh\n(.*?)```\n+```text\n(.*?)```", re.S)
+SHOWN_VERSION = "4.0"
+
+
+def run_recipes(ws, section, captures):
+    """[(match, output)] for every sh/text pair of the section."""
+    work = os.path.join(ws.tmp, "recipes")
+    shutil.copytree(captures, os.path.join(work, "captures"))
+    bindir = os.path.join(ws.tmp, "bin")
+    os.makedirs(bindir)
+    wrapper = os.path.join(bindir, "tshark")
+    env = ws.env()
+    with open(wrapper, "w", encoding="utf-8") as f:
+        exports = " ".join(f"{k}={shlex.quote(env[k])}" for k in
+                           ("HOME", "WIRESHARK_CONFIG_DIR", "WIRESHARK_PLUGIN_DIR", "LC_ALL"))
+        real = ws.command([])[:-1] + [shutil.which(ws.tshark)]  # not this wrapper again
+        f.write(f"#!/bin/sh\nexec env {exports} {shlex.join(real)} \"$@\"\n")
+    for root, dirs, files in os.walk(ws.tmp):
+        for name in dirs + files:
+            os.chmod(os.path.join(root, name), 0o755)
+    results = []
+    for m in PAIR.finditer(section):
+        proc = subprocess.run(["bash", "-o", "pipefail", "-c", m.group(1)], cwd=work,
+                              env=dict(os.environ, PATH=bindir + ":" + os.environ["PATH"]),
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"recipe failed ({proc.returncode}):\n{m.group(1)}{proc.stderr}")
+        results.append((m, proc.stdout))
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--readme", required=True)
+    ap.add_argument("--update", action="store_true")
+    args = ap.parse_args()
+    head, section, tail = marked_section(args.readme, START, END)
+    captures = os.path.join(os.path.dirname(os.path.abspath(args.readme)), "captures")
+    with IsolatedTshark(args.plugin) as ws:
+        results = run_recipes(ws, section, captures)
+    if not results:
+        print("FAIL: no recipes found")
+        return 1
+    exact = tshark_version() == SHOWN_VERSION
+    if args.update:
+        if not exact:
+            raise SystemExit(f"--update needs Wireshark {SHOWN_VERSION}, whose output is shown")
+        out, last = [], 0
+        for m, output in results:
+            out += [section[last:m.start(2)], output]
+            last = m.end(2)
+        with open(args.readme, "w", encoding="utf-8") as f:
+            f.write(head + START + "".join(out) + section[last:] + END + tail)
+        print(f"updated {len(results)} recipe outputs")
+        return 0
+    failures = [m.group(1).strip() for m, output in results
+                if (output != m.group(2) if exact else not output.strip())]
+    if failures:
+        print("\n".join(f"output differs from the README: {f}" for f in failures))
+        print(f"FAIL: {len(failures)} of {len(results)} recipes (rerun with --update)")
+        return 1
+    print(f"ok: {len(results)} recipes ran" + (" and printed what the README shows"
+                                               if exact else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
