@@ -16,7 +16,6 @@
 #include <epan/prefs.h>
 #include <epan/proto_data.h>
 #include <epan/tap.h>
-#include <epan/uat.h>
 #include <epan/unit_strings.h>
 #include <epan/dissectors/packet-bluetooth.h>
 
@@ -24,6 +23,7 @@
 #include "bthome_audit.h"
 #include "bthome_core.h"
 #include "bthome_crypto.h"
+#include "bthome_keys.h"
 #include "bthome_objects.h"
 #include "bthome_stats.h"
 #include "bthome_tap.h"
@@ -111,162 +111,6 @@ static int * const info_bits[] = {
     &hf_info_encrypted,
     NULL
 };
-
-/* ---- Keys: the preferences UAT "BTHome keys" ------------------------------------- */
-
-typedef struct {
-    char *mac;      /* "AA:BB:CC:DD:EE:FF" or "*" */
-    char *key;      /* 32 hex digits */
-    char *name;
-} key_row_t;
-
-static key_row_t *key_rows;
-static unsigned key_row_count;
-
-UAT_CSTRING_CB_DEF(key_row, mac, key_row_t)
-UAT_CSTRING_CB_DEF(key_row, key, key_row_t)
-UAT_CSTRING_CB_DEF(key_row, name, key_row_t)
-
-/* A valid row, parsed once with its cipher set up: rebuilt whenever the table changes,
- * exact MACs first so that they are tried before "*". */
-typedef struct {
-    uint8_t mac[BTHOME_MAC_LEN];
-    bool wildcard;
-    char *mac_text;             /* "54:48:E6:8F:80:A5" or "*" */
-    char *name;
-    bthome_cipher_t *cipher;
-} key_entry_t;
-
-static key_entry_t *key_entries;
-static unsigned key_entry_count;
-
-static char *mac_error(const char *text)
-{
-    return g_strdup_printf("Bad MAC \"%s\": write AA:BB:CC:DD:EE:FF, or * for every device",
-                           text ? text : "");
-}
-
-static char *key_error(const char *text)
-{
-    return g_strdup_printf("Bad key \"%s\": it must be 32 hex digits (16 bytes)",
-                           text ? text : "");
-}
-
-static wsc_uat_bool check_mac_field(void *rec _U_, const char *ptr, unsigned len,
-                                    const void *u1 _U_, const void *u2 _U_, char **err)
-{
-    char *text = g_strndup(ptr, len);
-    uint8_t mac[BTHOME_MAC_LEN];
-    bool wildcard;
-    bool ok = bthome_parse_mac(text, mac, &wildcard);
-
-    if (!ok)
-        *err = mac_error(text);
-    g_free(text);
-    return ok;
-}
-
-static wsc_uat_bool check_key_field(void *rec _U_, const char *ptr, unsigned len,
-                                    const void *u1 _U_, const void *u2 _U_, char **err)
-{
-    char *text = g_strndup(ptr, len);
-    uint8_t key[BTHOME_KEY_LEN];
-    bool ok = bthome_parse_key(text, key);
-
-    if (!ok)
-        *err = key_error(text);
-    g_free(text);
-    return ok;
-}
-
-static wsc_uat_bool key_row_update(void *rec, char **err)
-{
-    const key_row_t *row = (const key_row_t *)rec;
-    uint8_t mac[BTHOME_MAC_LEN], key[BTHOME_KEY_LEN];
-    bool wildcard;
-
-    if (!bthome_parse_mac(row->mac, mac, &wildcard)) {
-        *err = mac_error(row->mac);
-        return false;
-    }
-    if (!bthome_parse_key(row->key, key)) {
-        *err = key_error(row->key);
-        return false;
-    }
-    return true;
-}
-
-static void *key_row_copy(void *dest, const void *src, size_t len _U_)
-{
-    const key_row_t *from = (const key_row_t *)src;
-    key_row_t *to = (key_row_t *)dest;
-
-    to->mac = g_strdup(from->mac);
-    to->key = g_strdup(from->key);
-    to->name = g_strdup(from->name);
-    return dest;
-}
-
-static void key_row_free(void *rec)
-{
-    key_row_t *row = (key_row_t *)rec;
-
-    g_free(row->mac);
-    g_free(row->key);
-    g_free(row->name);
-}
-
-static void free_key_entries(void)
-{
-    for (unsigned i = 0; i < key_entry_count; i++) {
-        bthome_cipher_free(key_entries[i].cipher);
-        g_free(key_entries[i].mac_text);
-        g_free(key_entries[i].name);
-    }
-    g_free(key_entries);
-    key_entries = NULL;
-    key_entry_count = 0;
-}
-
-static void add_key_entry(const key_row_t *row, bool wildcard_pass)
-{
-    key_entry_t e = { { 0 }, false, NULL, NULL, NULL };
-    uint8_t key[BTHOME_KEY_LEN];
-
-    /* A row that update_cb refused stays in the table (Wireshark keeps it): skip it. */
-    if (!bthome_parse_mac(row->mac, e.mac, &e.wildcard) || e.wildcard != wildcard_pass ||
-        !bthome_parse_key(row->key, key) || !(e.cipher = bthome_cipher_new(key)))
-        return;
-    e.mac_text = e.wildcard ? g_strdup("*") : g_strdup_printf(
-        "%02X:%02X:%02X:%02X:%02X:%02X", e.mac[0], e.mac[1], e.mac[2], e.mac[3], e.mac[4],
-        e.mac[5]);
-    e.name = g_strdup(row->name ? row->name : "");
-    key_entries[key_entry_count++] = e;
-}
-
-static void key_rows_changed(void)
-{
-    free_key_entries();
-    key_entries = g_new0(key_entry_t, key_row_count ? key_row_count : 1);
-    for (unsigned i = 0; i < key_row_count; i++)
-        add_key_entry(&key_rows[i], false);
-    for (unsigned i = 0; i < key_row_count; i++)
-        add_key_entry(&key_rows[i], true);
-}
-
-static bool key_applies(const key_entry_t *e, const uint8_t *mac)
-{
-    return e->wildcard || memcmp(e->mac, mac, BTHOME_MAC_LEN) == 0;
-}
-
-/* A key names this device (a "*" key does not). */
-static bool device_has_key(const uint8_t *mac)
-{
-    for (unsigned i = 0; i < key_entry_count; i++)
-        if (!key_entries[i].wildcard && key_applies(&key_entries[i], mac))
-            return true;
-    return false;
-}
 
 /* One BTHome service data being dissected. */
 typedef struct {
@@ -627,31 +471,6 @@ static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
                               mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 }
 
-/* The key whose MIC verifies, trying the device's own keys before "*" keys; plain
- * receives the plaintext. *tried says whether any key applied at all. v1 authenticates
- * one byte of associated data, v2 none. */
-static const key_entry_t *decrypt_with_keys(const uint8_t *mac, unsigned version,
-                                            const uint8_t *nonce, size_t nonce_len,
-                                            const bthome_sealed_t *sealed, uint8_t *plain,
-                                            bool *tried)
-{
-    static const uint8_t v1_aad = BTHOME_V1_AAD;
-
-    *tried = false;
-    for (unsigned i = 0; i < key_entry_count; i++) {
-        const key_entry_t *e = &key_entries[i];
-        if (!key_applies(e, mac))
-            continue;
-        *tried = true;
-        if (bthome_ccm_decrypt(e->cipher, nonce, nonce_len, version == 1 ? &v1_aad : NULL,
-                               version == 1 ? 1 : 0,
-                               sealed->ciphertext, sealed->ciphertext_len, sealed->mic,
-                               plain) == BTHOME_CRYPT_OK)
-            return e;
-    }
-    return NULL;
-}
-
 /* Shows the plaintext as its own data source and dissects it like a plaintext advert. */
 static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
 {
@@ -674,9 +493,9 @@ static void add_encrypted(report_t *r)
     proto_item *enc_item, *item;
     uint8_t nonce[BTHOME_NONCE_V2_LEN];
     size_t nonce_len;
-    const key_entry_t *key;
+    bthome_key_match_t key;
     uint8_t *plain;
-    bool tried;
+    bool tried, decrypted;
 
     if (!bthome_split_sealed(tvb_get_ptr(r->tvb, start, len), len, &sealed)) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, r->tvb, start, (int)len,
@@ -712,13 +531,14 @@ static void add_encrypted(report_t *r)
     proto_item_set_generated(item);
 
     plain = (uint8_t *)wmem_alloc(r->pinfo->pool, sealed.ciphertext_len + 1);
-    key = decrypt_with_keys(r->device, r->version, nonce, nonce_len, &sealed, plain, &tried);
-    item = proto_tree_add_boolean(enc, hf_enc_decrypted, r->tvb, 0, 0, key != NULL);
+    decrypted = bthome_keys_decrypt(r->device, r->version, nonce, nonce_len, &sealed, plain,
+                                    &key, &tried);
+    item = proto_tree_add_boolean(enc, hf_enc_decrypted, r->tvb, 0, 0, decrypted);
     proto_item_set_generated(item);
-    if (key) {
-        item = proto_tree_add_string(enc, hf_enc_key_mac, r->tvb, 0, 0, key->mac_text);
-        if (key->name[0])
-            proto_item_append_text(item, " (%s)", key->name);
+    if (decrypted) {
+        item = proto_tree_add_string(enc, hf_enc_key_mac, r->tvb, 0, 0, key.mac_text);
+        if (key.name[0])
+            proto_item_append_text(item, " (%s)", key.name);
         proto_item_set_generated(item);
         add_decrypted(r, plain, sealed.ciphertext_len);
     } else if (tried) {
@@ -726,7 +546,7 @@ static void add_encrypted(report_t *r)
             "MIC does not verify with the key(s) for %s: wrong key or tampered frame",
             mac_text(r->pinfo, r->device));
         wmem_strbuf_append(r->summary, "[encrypted, MIC failure]");
-        r->audit_skip = device_has_key(r->device);
+        r->audit_skip = bthome_keys_device_has_key(r->device);
     } else {
         expert_add_info_format(r->pinfo, enc_item, &ei_no_key,
             "Encrypted: no key configured for %s", mac_text(r->pinfo, r->device));
@@ -792,7 +612,7 @@ static const audit_record_t *audit_report(report_t *r)
     if (PINFO_FD_VISITED(r->pinfo))
         return (const audit_record_t *)p_get_proto_data(wmem_file_scope(), r->pinfo,
                                                         proto_bthome, r->report);
-    keyed = device_has_key(r->device);
+    keyed = bthome_keys_device_has_key(r->device);
     r->audit.frame = r->pinfo->num;
     r->audit.digest = bthome_digest(tvb_get_ptr(r->tvb, 0, -1), tvb_captured_length(r->tvb));
     r->audit.encrypted = r->hdr.encrypted;
@@ -1462,16 +1282,6 @@ static void proto_register_bthome(void)
         { &ei_bad_format, { "bthome.expert.bad_format", PI_MALFORMED, PI_WARN,
             "v1 object: format or size its object cannot take", EXPFILL } },
     };
-    static uat_field_t key_fields[] = {
-        UAT_FLD_CSTRING_OTHER(key_row, mac, "MAC", check_mac_field,
-            "Device address AA:BB:CC:DD:EE:FF (any case), or * to try on every device"),
-        UAT_FLD_CSTRING_OTHER(key_row, key, "Key", check_key_field,
-            "AES-128 key: 32 hex digits"),
-        UAT_FLD_CSTRING(key_row, name, "Name", "Free text, e.g. kitchen"),
-        UAT_END_FIELDS
-    };
-    module_t *prefs;
-    uat_t *keys;
 
     fill_v1_format_vals();
     proto_bthome = proto_register_protocol("BTHome", "BTHome", "bthome");
@@ -1482,13 +1292,7 @@ static void proto_register_bthome(void)
     proto_register_subtree_array(ett, array_length(ett));
     expert_register_field_array(expert_register_protocol(proto_bthome), ei, array_length(ei));
 
-    keys = uat_new("BTHome keys", sizeof(key_row_t), "bthome_keys", true, &key_rows,
-                   &key_row_count, UAT_AFFECTS_DISSECTION, NULL, key_row_copy, key_row_update,
-                   key_row_free, key_rows_changed, NULL, key_fields);
-    prefs = prefs_register_protocol(proto_bthome, NULL);
-    prefs_register_uat_preference(prefs, "keys", "BTHome keys",
-        "Keys of encrypted devices: exact MACs are tried before * entries", keys);
-    register_shutdown_routine(free_key_entries);
+    bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
     device_histories = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
                                               g_int64_hash, g_int64_equal);
 }

@@ -1,0 +1,210 @@
+/* The "BTHome keys" preferences table (UAT file bthome_keys): rows of device MAC (or
+ * "*"), AES key and name, checked when entered, parsed once with their cipher set up.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_BUILD_DLL
+#include <wireshark.h>
+#include <epan/packet.h>
+#include <epan/prefs.h>
+#include <epan/uat.h>
+
+#include "bthome_core.h"
+#include "bthome_keys.h"
+#include "ws_compat.h"
+
+typedef struct {
+    char *mac;      /* "AA:BB:CC:DD:EE:FF" or "*" */
+    char *key;      /* 32 hex digits */
+    char *name;
+} key_row_t;
+
+static key_row_t *key_rows;
+static unsigned key_row_count;
+
+UAT_CSTRING_CB_DEF(key_row, mac, key_row_t)
+UAT_CSTRING_CB_DEF(key_row, key, key_row_t)
+UAT_CSTRING_CB_DEF(key_row, name, key_row_t)
+
+/* A valid row, parsed once with its cipher set up: rebuilt whenever the table changes,
+ * exact MACs first so that they are tried before "*". */
+typedef struct {
+    uint8_t mac[BTHOME_MAC_LEN];
+    bool wildcard;
+    char *mac_text;             /* "54:48:E6:8F:80:A5" or "*" */
+    char *name;
+    bthome_cipher_t *cipher;
+} key_entry_t;
+
+static key_entry_t *key_entries;
+static unsigned key_entry_count;
+
+static char *mac_error(const char *text)
+{
+    return g_strdup_printf("Bad MAC \"%s\": write AA:BB:CC:DD:EE:FF, or * for every device",
+                           text ? text : "");
+}
+
+static char *key_error(const char *text)
+{
+    return g_strdup_printf("Bad key \"%s\": it must be 32 hex digits (16 bytes)",
+                           text ? text : "");
+}
+
+static wsc_uat_bool check_mac_field(void *rec _U_, const char *ptr, unsigned len,
+                                    const void *u1 _U_, const void *u2 _U_, char **err)
+{
+    char *text = g_strndup(ptr, len);
+    uint8_t mac[BTHOME_MAC_LEN];
+    bool wildcard;
+    bool ok = bthome_parse_mac(text, mac, &wildcard);
+
+    if (!ok)
+        *err = mac_error(text);
+    g_free(text);
+    return ok;
+}
+
+static wsc_uat_bool check_key_field(void *rec _U_, const char *ptr, unsigned len,
+                                    const void *u1 _U_, const void *u2 _U_, char **err)
+{
+    char *text = g_strndup(ptr, len);
+    uint8_t key[BTHOME_KEY_LEN];
+    bool ok = bthome_parse_key(text, key);
+
+    if (!ok)
+        *err = key_error(text);
+    g_free(text);
+    return ok;
+}
+
+static wsc_uat_bool key_row_update(void *rec, char **err)
+{
+    const key_row_t *row = (const key_row_t *)rec;
+    uint8_t mac[BTHOME_MAC_LEN], key[BTHOME_KEY_LEN];
+    bool wildcard;
+
+    if (!bthome_parse_mac(row->mac, mac, &wildcard)) {
+        *err = mac_error(row->mac);
+        return false;
+    }
+    if (!bthome_parse_key(row->key, key)) {
+        *err = key_error(row->key);
+        return false;
+    }
+    return true;
+}
+
+static void *key_row_copy(void *dest, const void *src, size_t len _U_)
+{
+    const key_row_t *from = (const key_row_t *)src;
+    key_row_t *to = (key_row_t *)dest;
+
+    to->mac = g_strdup(from->mac);
+    to->key = g_strdup(from->key);
+    to->name = g_strdup(from->name);
+    return dest;
+}
+
+static void key_row_free(void *rec)
+{
+    key_row_t *row = (key_row_t *)rec;
+
+    g_free(row->mac);
+    g_free(row->key);
+    g_free(row->name);
+}
+
+static void free_key_entries(void)
+{
+    for (unsigned i = 0; i < key_entry_count; i++) {
+        bthome_cipher_free(key_entries[i].cipher);
+        g_free(key_entries[i].mac_text);
+        g_free(key_entries[i].name);
+    }
+    g_free(key_entries);
+    key_entries = NULL;
+    key_entry_count = 0;
+}
+
+static void add_key_entry(const key_row_t *row, bool wildcard_pass)
+{
+    key_entry_t e = { { 0 }, false, NULL, NULL, NULL };
+    uint8_t key[BTHOME_KEY_LEN];
+
+    /* A row that update_cb refused stays in the table (Wireshark keeps it): skip it. */
+    if (!bthome_parse_mac(row->mac, e.mac, &e.wildcard) || e.wildcard != wildcard_pass ||
+        !bthome_parse_key(row->key, key) || !(e.cipher = bthome_cipher_new(key)))
+        return;
+    e.mac_text = e.wildcard ? g_strdup("*") : g_strdup_printf(
+        "%02X:%02X:%02X:%02X:%02X:%02X", e.mac[0], e.mac[1], e.mac[2], e.mac[3], e.mac[4],
+        e.mac[5]);
+    e.name = g_strdup(row->name ? row->name : "");
+    key_entries[key_entry_count++] = e;
+}
+
+static void key_rows_changed(void)
+{
+    free_key_entries();
+    key_entries = g_new0(key_entry_t, key_row_count ? key_row_count : 1);
+    for (unsigned i = 0; i < key_row_count; i++)
+        add_key_entry(&key_rows[i], false);
+    for (unsigned i = 0; i < key_row_count; i++)
+        add_key_entry(&key_rows[i], true);
+}
+
+static bool key_applies(const key_entry_t *e, const uint8_t *mac)
+{
+    return e->wildcard || memcmp(e->mac, mac, BTHOME_MAC_LEN) == 0;
+}
+
+bool bthome_keys_device_has_key(const uint8_t mac[6])
+{
+    for (unsigned i = 0; i < key_entry_count; i++)
+        if (!key_entries[i].wildcard && key_applies(&key_entries[i], mac))
+            return true;
+    return false;
+}
+
+bool bthome_keys_decrypt(const uint8_t mac[6], unsigned version, const uint8_t *nonce,
+                         size_t nonce_len, const bthome_sealed_t *sealed, uint8_t *plain,
+                         bthome_key_match_t *match, bool *tried)
+{
+    static const uint8_t v1_aad = BTHOME_V1_AAD;
+
+    *tried = false;
+    for (unsigned i = 0; i < key_entry_count; i++) {
+        const key_entry_t *e = &key_entries[i];
+        if (!key_applies(e, mac))
+            continue;
+        *tried = true;
+        if (bthome_ccm_decrypt(e->cipher, nonce, nonce_len, version == 1 ? &v1_aad : NULL,
+                               version == 1 ? 1 : 0,
+                               sealed->ciphertext, sealed->ciphertext_len, sealed->mic,
+                               plain) == BTHOME_CRYPT_OK) {
+            match->mac_text = e->mac_text;
+            match->name = e->name;
+            return true;
+        }
+    }
+    return false;
+}
+
+void bthome_keys_register(module_t *prefs)
+{
+    static uat_field_t key_fields[] = {
+        UAT_FLD_CSTRING_OTHER(key_row, mac, "MAC", check_mac_field,
+            "Device address AA:BB:CC:DD:EE:FF (any case), or * to try on every device"),
+        UAT_FLD_CSTRING_OTHER(key_row, key, "Key", check_key_field,
+            "AES-128 key: 32 hex digits"),
+        UAT_FLD_CSTRING(key_row, name, "Name", "Free text, e.g. kitchen"),
+        UAT_END_FIELDS
+    };
+    uat_t *keys = uat_new("BTHome keys", sizeof(key_row_t), "bthome_keys", true, &key_rows,
+                          &key_row_count, UAT_AFFECTS_DISSECTION, NULL, key_row_copy,
+                          key_row_update, key_row_free, key_rows_changed, NULL, key_fields);
+
+    prefs_register_uat_preference(prefs, "keys", "BTHome keys",
+        "Keys of encrypted devices: exact MACs are tried before * entries", keys);
+    register_shutdown_routine(free_key_entries);
+}
