@@ -988,44 +988,87 @@ static const uint8_t *hci_report_address(proto_tree *tree, packet_info *pinfo, t
     return mac;
 }
 
-/* Wireshark 4.0 has no service-data table: find every AD structure "len 16 <BTHome UUID>"
- * that btcommon dissected and decode its service data. 4.2+ has the table but does not
- * consult it for empty service data, so there this only reports those, when a tree is
- * built. */
-static int dissect_bthome_post(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree *tree,
-                               void *data _U_)
-{
-    GPtrArray *types;
+/* A BTHome service data in the frame: where (after the UUID), which UUID, whose. */
+typedef struct {
+    uint16_t start, length, uuid;
+    bool has_advertiser;
+    uint8_t advertiser[BTHOME_MAC_LEN];
+} located_t;
 
-    if (!tree)
-        return 0;
-    types = frame_fields(tree, hf_eir_ad_type);
+typedef struct {
+    unsigned count;
+    located_t at[];
+} located_list_t;
+
+#define LOCATED_KEY 0   /* file-scope proto data; audit records use 1, 2, ... */
+
+/* The BTHome service data AD structures btcommon dissected in this frame's tree (4.2+:
+ * only the empty ones, which it does not hand to the table). */
+static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
+                                           proto_tree *tree, wmem_allocator_t *scope)
+{
+    GPtrArray *types = frame_fields(tree, hf_eir_ad_type);
+    located_list_t *list = NULL;
+    unsigned n = 0;
 
     for (unsigned i = 0; types && i < types->len; i++) {
         field_info *fi = (field_info *)g_ptr_array_index(types, i);
-        tvbuff_t *ds = fi->ds_tvb;
         int start = fi->start;
-        int avail;
         unsigned ad_len;
         const uint8_t *advertiser;
+        located_t *at;
 
-        if (start < 1 || tvb_captured_length_remaining(ds, start) < AD_SERVICE_DATA_HEADER ||
-            tvb_get_uint8(ds, start) != AD_TYPE_SERVICE_DATA_16 ||
-            !is_bthome_uuid(tvb_get_letohs(ds, start + 1)))
+        if (fi->ds_tvb != frame || start < 1 ||
+            tvb_captured_length_remaining(frame, start) < AD_SERVICE_DATA_HEADER ||
+            tvb_get_uint8(frame, start) != AD_TYPE_SERVICE_DATA_16 ||
+            !is_bthome_uuid(tvb_get_letohs(frame, start + 1)))
             continue;
-        ad_len = tvb_get_uint8(ds, start - 1);
+        ad_len = tvb_get_uint8(frame, start - 1);
         if (ad_len < AD_SERVICE_DATA_HEADER ||
             (service_data_table_hooked && ad_len != AD_SERVICE_DATA_HEADER))
             continue;
-        avail = tvb_captured_length_remaining(ds, start + AD_SERVICE_DATA_HEADER);
-        if (avail > (int)ad_len - AD_SERVICE_DATA_HEADER)
-            avail = (int)ad_len - AD_SERVICE_DATA_HEADER;
-        advertiser = hci_report_address(tree, pinfo, ds, start);
-        dissect_bthome(tvb_new_subset_length(ds, start + AD_SERVICE_DATA_HEADER, avail), pinfo,
-                       tree, tvb_get_letohs(ds, start + 1),
-                       advertiser ? advertiser : link_advertiser(pinfo));
+        if (!list)
+            list = (located_list_t *)wmem_alloc0(scope, sizeof *list + types->len * sizeof(located_t));
+        at = &list->at[n++];
+        at->start = (uint16_t)(start + AD_SERVICE_DATA_HEADER);
+        at->length = (uint16_t)MIN(tvb_captured_length_remaining(frame, at->start),
+                                   (int)ad_len - AD_SERVICE_DATA_HEADER);
+        at->uuid = tvb_get_letohs(frame, start + 1);
+        advertiser = hci_report_address(tree, pinfo, frame, start);
+        if (!advertiser)
+            advertiser = link_advertiser(pinfo);
+        at->has_advertiser = advertiser != NULL;
+        if (advertiser)
+            memcpy(at->advertiser, advertiser, BTHOME_MAC_LEN);
     }
     free_frame_fields(types);
+    if (list)
+        list->count = n;
+    return list;
+}
+
+/* Wireshark 4.0 has no service-data table: decode every BTHome service data that
+ * btcommon dissected. Their places come from the tree on the first pass and are kept
+ * with the frame (4.0 only): later passes (tshark -2, the packet list) may build no
+ * tree. 4.2+ has the table but does not consult it for empty service data, so there this
+ * only reports those, when a tree is built. */
+static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                               void *data _U_)
+{
+    bool keep = !service_data_table_hooked && !PINFO_FD_VISITED(pinfo);
+    located_list_t *list = (located_list_t *)p_get_proto_data(wmem_file_scope(), pinfo,
+                                                              proto_bthome, LOCATED_KEY);
+
+    if (!list && tree) {
+        list = locate_service_data(tvb, pinfo, tree, keep ? wmem_file_scope() : pinfo->pool);
+        if (list && keep)
+            p_add_proto_data(wmem_file_scope(), pinfo, proto_bthome, LOCATED_KEY, list);
+    }
+    for (unsigned i = 0; list && i < list->count; i++) {
+        const located_t *at = &list->at[i];
+        dissect_bthome(tvb_new_subset_length(tvb, at->start, at->length), pinfo, tree,
+                       at->uuid, at->has_advertiser ? at->advertiser : NULL);
+    }
     return 0;
 }
 

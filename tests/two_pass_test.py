@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""tshark -2 (two passes; the second builds no protocol tree for summary lines) and the
+GUI's packet list re-dissect frames later without a tree: the summary lines must be the
+ones a single pass prints, BTHome Info and audit markers included.
+
+    two_pass_test.py --plugin bthome.so --capture captures/X.pcap [--keys captures/X.keys]
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsrun import IsolatedTshark  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--capture", required=True)
+    ap.add_argument("--keys")
+    args = ap.parse_args()
+    options = []
+    if args.keys:
+        with open(args.keys, encoding="utf-8") as f:
+            options = [a for row in f if row.strip()
+                       for a in ("-o", "uat:bthome_keys:" + row.strip())]
+    with IsolatedTshark(args.plugin) as ws:
+        one = ws.run(["-n", "-r", args.capture, *options]).stdout.splitlines()
+        two = ws.run(["-2", "-n", "-r", args.capture, *options]).stdout.splitlines()
+    bthome = sum("BTHome" in line for line in one)
+    diff = [f"frame {i + 1}:\n  one pass: {a}\n  two:      {b}"
+            for i, (a, b) in enumerate(zip(one, two)) if a != b]
+    if diff or len(one) != len(two) or not bthome:
+        print("\n".join(diff[:10]))
+        print(f"FAIL {args.capture}: {len(diff)} of {len(one)} lines differ, "
+              f"{bthome} BTHome lines in one pass")
+        return 1
+    print(f"ok {args.capture}: {len(one)} lines, {bthome} BTHome, the same in two passes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
