@@ -1,0 +1,718 @@
+#!/usr/bin/env python3
+"""The plugin in the real Wireshark window: screenshots and checks under Xvfb.
+
+Starts Debian's Wireshark (Qt) on a private virtual display, as an unprivileged user,
+with a temporary HOME, profile and plugin folder that holds only the plugin under test
+(Wireshark ignores personal plugin folders and WIRESHARK_PLUGIN_DIR for root, and the
+plugin folder given replaces the global one, so an installed copy is never loaded). Each
+scene is a fresh Wireshark: open a capture, drive it with xdotool, read what it shows
+through its own Copy actions (the X clipboard), and save a PNG of the window.
+
+    tests/gui/gui_check.py --plugin build/bthome.so --out docs/screenshots
+    tests/gui/gui_check.py --plugin build/bthome.so             # checks only (temp dir)
+    tests/gui/gui_check.py --plugin build/bthome.so --compare docs/screenshots
+    tests/gui/gui_check.py --without-plugin --expect-failure     # proves the checks bite
+
+Fails (exit 1) when the plugin is not mapped into the Wireshark process, when the packet
+list, the details tree, the decrypted tree, the expert dialog, the statistics tree or
+the I/O graph does not show what BTHome must show, and with --compare when the pictures
+differ from the committed ones (they are byte-identical from run to run on Debian 12).
+Needs wireshark-qt, xvfb, xdotool, xclip, imagemagick and tesseract-ocr
+(tools/gui-screenshots.sh and cmake/install-deps.sh --tests install them).
+
+How each picture is checked: the packet list row and the details trees through
+Wireshark's Edit > Copy actions (As Plain Text, All Visible Items) read back from the
+clipboard; the Statistics > BTHome entry and the stats dialog's Copy button found by OCR
+(4.0's GUI takes no -z for stats trees); the expert dialog by the row colours of its
+severities; the I/O graph by the red of the bthome.temperature line in the plot.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+from wsrun import NOBODY, IsolatedTshark  # noqa: E402
+
+CAPTURES = os.path.join(ROOT, "captures")
+WIDTH, HEIGHT = 1280, 800
+IO_GRAPH_COLOR = (0xd6, 0x27, 0x28)       # the temperature line: red, found again in the PNG
+# Row colours of the Expert Information dialog (Wireshark's defaults) by severity.
+EXPERT_COLORS = {"warning": (0xf7, 0xf2, 0x53), "note": (0xa0, 0xff, 0xff)}
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def wireshark_version():
+    out = run(["wireshark", "--version"]).stdout
+    m = re.search(r"Wireshark (\d+)\.(\d+)\.\d+", out)
+    if not m:
+        raise CheckFailed("cannot tell the Wireshark (Qt) version: is wireshark-qt installed?")
+    return f"{m.group(1)}.{m.group(2)}"
+
+
+class Display:
+    """A private Xvfb display (-displayfd picks a free number)."""
+
+    def __init__(self):
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(w), "-screen", "0", f"{WIDTH}x{HEIGHT}x24",
+             "-nolisten", "tcp", "-dpi", "96"],
+            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        number = b""
+        deadline = time.time() + 20
+        while not number.endswith(b"\n") and time.time() < deadline:
+            chunk = os.read(r, 16)
+            if not chunk:
+                break
+            number += chunk
+        os.close(r)
+        if not number.strip():
+            self.close()
+            raise CheckFailed("Xvfb did not start")
+        self.name = ":" + number.decode().strip()
+
+    def env(self):
+        return dict(os.environ, DISPLAY=self.name)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+class Wireshark:
+    """One Wireshark window with a fresh temporary profile and plugin folder."""
+
+    def __init__(self, display, plugin, version, config, args, log):
+        self.display = display
+        self.tmp = tempfile.mkdtemp(prefix="bthome-gui-")
+        os.chmod(self.tmp, 0o755)
+        self.plugin_dir = os.path.join(self.tmp, "plugins")
+        epan = os.path.join(self.plugin_dir, version, "epan")
+        os.makedirs(epan)
+        self.plugin_copy = None
+        if plugin:
+            self.plugin_copy = os.path.join(epan, os.path.basename(plugin))
+            shutil.copy(plugin, self.plugin_copy)
+        self.config = os.path.join(self.tmp, "config")
+        self.home = os.path.join(self.tmp, "home")
+        os.makedirs(self.config)
+        os.makedirs(self.home)
+        for name, text in config.items():
+            with open(os.path.join(self.config, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        args = [self._readable(a) for a in args]
+        self.as_root = os.getuid() == 0
+        if self.as_root:
+            # Wireshark writes into its profile and home: nobody owns them.
+            for top in (self.config, self.home):
+                for root, dirs, files in os.walk(top):
+                    for name in dirs + files:
+                        os.chown(os.path.join(root, name), NOBODY, NOBODY)
+                os.chown(top, NOBODY, NOBODY)
+            for root, dirs, files in os.walk(self.plugin_dir):
+                for name in dirs + files:
+                    os.chmod(os.path.join(root, name), 0o755)
+        os.chmod(self.home, 0o700)
+        fonts_conf = os.path.join(self.tmp, "fonts.conf")
+        with open(fonts_conf, "w", encoding="utf-8") as f:
+            f.write(FONTS_CONF.format(cache=os.path.join(self.home, "fontconfig")))
+        env = display.env()
+        # The same pixels on every Debian 12 machine: only the DejaVu fonts (whatever else
+        # is installed), Qt's Fusion style, no desktop theme, no scaling.
+        env.update(HOME=self.home, WIRESHARK_CONFIG_DIR=self.config,
+                   WIRESHARK_PLUGIN_DIR=self.plugin_dir, LC_ALL="C.UTF-8",
+                   XDG_RUNTIME_DIR=self.home, QT_QPA_PLATFORM="xcb",
+                   QT_QPA_PLATFORMTHEME="", QT_STYLE_OVERRIDE="Fusion",
+                   FONTCONFIG_FILE=fonts_conf,
+                   QT_AUTO_SCREEN_SCALE_FACTOR="0", QT_SCALE_FACTOR="1")
+        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CURRENT_DESKTOP",
+                    "DESKTOP_SESSION", "SESSION_MANAGER", "DBUS_SESSION_BUS_ADDRESS",
+                    "QT_FONT_DPI", "GDK_SCALE"):
+            env.pop(var, None)
+        cmd = ["wireshark"] + args
+        if self.as_root:
+            cmd = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] + cmd
+        self.log = open(log, "w")
+        self.proc = subprocess.Popen(cmd, env=env, cwd=self.tmp, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+
+    def _readable(self, arg):
+        """Captures are copied in: nobody may not read the work tree."""
+        if os.path.isfile(arg):
+            dest = os.path.join(self.tmp, os.path.basename(arg))
+            shutil.copy(arg, dest)
+            os.chmod(dest, 0o644)
+            return dest
+        return arg
+
+    # ---- the X side ----------------------------------------------------------------
+
+    def xdo(self, *args, check=True):
+        proc = run(["xdotool"] + [str(a) for a in args], env=self.display.env())
+        if check and proc.returncode != 0:
+            raise CheckFailed(f"xdotool {' '.join(map(str, args))}: {proc.stderr.strip()}")
+        return proc.stdout.strip()
+
+    def find_window(self, title_re, timeout=45):
+        """The id of the visible window whose title matches, once it exists."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                self.log.flush()
+                with open(self.log.name, errors="replace") as f:
+                    tail = "".join(f.readlines()[-20:])
+                raise CheckFailed(f"Wireshark exited ({self.proc.returncode}) before showing "
+                                  f"a window matching {title_re!r}\n--- Wireshark output "
+                                  f"---\n{tail}")
+            ids = self.xdo("search", "--onlyvisible", "--name", title_re, check=False).split()
+            for wid in ids:
+                name = self.xdo("getwindowname", wid, check=False)
+                if re.search(title_re, name):
+                    return wid
+            time.sleep(0.25)
+        raise CheckFailed(f"no window matching {title_re!r} after {timeout} s")
+
+    def geometry(self, wid):
+        out = self.xdo("getwindowgeometry", "--shell", wid)
+        g = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+        return int(g["X"]), int(g["Y"]), int(g["WIDTH"]), int(g["HEIGHT"])
+
+    def focus(self, wid):
+        x, y, w, h = self.geometry(wid)
+        self.xdo("mousemove", x + w // 2, y + 8)       # the X focus follows the pointer
+        self.xdo("windowfocus", "--sync", wid, check=False)
+        time.sleep(0.2)
+
+    def key(self, *keys, delay=0.15):
+        for k in keys:
+            self.xdo("key", "--clearmodifiers", k)
+            time.sleep(delay)
+
+    def click(self, x, y):
+        self.xdo("mousemove", x, y)
+        self.xdo("click", 1)
+        time.sleep(0.3)
+
+    def grab(self, wid, path):
+        proc = run(["import", "-window", wid, "-depth", "8", "+repage", "-strip",
+                    "-define", "png:exclude-chunks=date,time", path],
+                   env=self.display.env())
+        if proc.returncode != 0:
+            raise CheckFailed(f"screenshot failed: {proc.stderr.strip()}")
+
+    def wait_settled(self, wid, timeout=30):
+        """Until two captures of the window a moment apart differ by no more than a text
+        cursor's blink: dissection and redraws are done."""
+        prev = None
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            proc = subprocess.run(["import", "-window", wid, "-depth", "8", "rgb:-"],
+                                  env=self.display.env(), capture_output=True)
+            cur = proc.stdout if proc.returncode == 0 else None
+            if cur is not None and prev is not None and len(cur) == len(prev):
+                diff = (int.from_bytes(cur, "big") ^ int.from_bytes(prev, "big")).bit_count()
+                if diff < 4000:
+                    return
+            prev = cur
+            time.sleep(0.5)
+        raise CheckFailed("the window kept changing: Wireshark did not settle")
+
+    def visible_windows(self):
+        return set(self.xdo("search", "--onlyvisible", "--name", "", check=False).split())
+
+    def open_menu(self, keys):
+        """Open a menu of the focused window; the id of its popup window."""
+        before = self.visible_windows()
+        self.key(keys, delay=0.5)
+        for _ in range(20):
+            new = self.visible_windows() - before
+            if new:
+                wid = sorted(new, key=int)[-1]
+                self.wait_settled(wid)
+                return wid
+            time.sleep(0.25)
+        raise CheckFailed(f"{keys} opened no menu")
+
+    def find_text(self, wid, word):
+        """Screen position of the centre of `word` in the window, read by tesseract (on
+        the picture scaled up twice), or None."""
+        png = os.path.join(self.tmp, "ocr.png")
+        self.grab(wid, png)
+        big = os.path.join(self.tmp, "ocr-2x.png")
+        run(["convert", png, "-resize", "200%", big])
+        tsv = run(["tesseract", big, "-", "--psm", "11", "tsv"]).stdout
+        x0, y0, _, _ = self.geometry(wid)
+        for line in tsv.splitlines()[1:]:
+            f = line.split("\t")
+            if len(f) == 12 and f[11].strip() == word:
+                left, top, width, height = (int(v) for v in f[6:10])
+                return x0 + (left + width // 2) // 2, y0 + (top + height // 2) // 2
+        return None
+
+    def clipboard(self):
+        """What the Copy action put on the clipboard ('' if nothing). Each scene is a new
+        Wireshark, and the clipboard dies with its owner, so nothing is left over."""
+        for _ in range(20):
+            proc = run(["xclip", "-o", "-selection", "clipboard"], env=self.display.env(),
+                       timeout=10)
+            if proc.returncode == 0 and proc.stdout:
+                return proc.stdout
+            time.sleep(0.25)
+        return ""
+
+    # ---- the process side ----------------------------------------------------------
+
+    def loaded_plugins(self):
+        """Paths of every bthome*.so mapped into the Wireshark process."""
+        try:
+            with open(f"/proc/{self.proc.pid}/maps") as f:
+                maps = f.read()
+        except OSError as e:
+            raise CheckFailed(f"cannot read the Wireshark process maps: {e}")
+        return sorted({line.split()[-1] for line in maps.splitlines()
+                       if re.search(r"/bthome[^/]*\.so$", line)})
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# ---- profiles ------------------------------------------------------------------------
+
+FONTS_CONF = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir>/usr/share/fonts/truetype/dejavu</dir>
+  <cachedir>{cache}</cachedir>
+  <match target="pattern">
+    <test qual="all" name="family" compare="not_eq"><string>sans-serif</string></test>
+    <test qual="all" name="family" compare="not_eq"><string>serif</string></test>
+    <test qual="all" name="family" compare="not_eq"><string>monospace</string></test>
+    <edit name="family" mode="append_last"><string>sans-serif</string></edit>
+  </match>
+  <alias><family>Sans Serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
+  <alias><family>Sans</family><prefer><family>DejaVu Sans</family></prefer></alias>
+  <alias><family>sans-serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
+  <alias><family>serif</family><prefer><family>DejaVu Serif</family></prefer></alias>
+  <alias><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
+  <match target="font">
+    <edit name="antialias" mode="assign"><bool>true</bool></edit>
+    <edit name="hinting" mode="assign"><bool>true</bool></edit>
+    <edit name="hintstyle" mode="assign"><const>hintslight</const></edit>
+    <edit name="rgba" mode="assign"><const>none</const></edit>
+  </match>
+</fontconfig>
+"""
+
+PREFERENCES = """\
+# Written by tests/gui/gui_check.py: a fixed look for the screenshots.
+gui.qt.font_name: DejaVu Sans Mono,10,-1,5,50,0,0,0,0,0
+gui.layout_type: 1
+gui.layout_content_1: PLIST
+gui.layout_content_2: PDETAILS
+gui.layout_content_3: PBYTES
+gui.packet_list_show_minimap: FALSE
+gui.update.enabled: FALSE
+gui.ask_unsaved: FALSE
+gui.console_open: NEVER
+nameres.mac_name: FALSE
+"""
+
+RECENT_COMMON = f"""\
+gui.geometry_main_x: 0
+gui.geometry_main_y: 0
+gui.geometry_main_width: {WIDTH}
+gui.geometry_main_height: {HEIGHT}
+gui.geometry_main_maximized: FALSE
+privs.warn_if_elevated: FALSE
+sys.warn_if_no_capture: FALSE
+gui.last_used_profile: Default
+"""
+
+
+def recent(upper, lower):
+    return f"""\
+gui.toolbar_main_show: TRUE
+gui.filter_toolbar_show: TRUE
+gui.wireless_toolbar_show: FALSE
+gui.packet_list_show: TRUE
+gui.tree_view_show: TRUE
+gui.byte_view_show: TRUE
+gui.packet_diagram_show: FALSE
+gui.statusbar_show: TRUE
+gui.packet_list_colorize: TRUE
+gui.time_format: RELATIVE
+gui.zoom_level: 0
+gui.geometry_main_upper_pane: {upper}
+gui.geometry_main_lower_pane: {lower}
+column.width:
+        %m, 50,
+        %t, 90,
+        %s, 140,
+        %d, 140,
+        %p, 70,
+        %L, 60,
+        %i, 700
+"""
+
+
+def keys_file(keys):
+    with open(keys, encoding="utf-8") as f:
+        return f.read()
+
+
+def profile(upper=430, lower=250, **files):
+    config = {"preferences": PREFERENCES, "recent_common": RECENT_COMMON,
+              "recent": recent(upper, lower)}
+    config.update(files)
+    return config
+
+
+IO_GRAPHS = ('# This file is automatically generated, DO NOT MODIFY.\n'
+             '"TRUE","Temperature (average)","bthome.temperature","#%02x%02x%02x","Line",'
+             '"AVG(Y Field)","bthome.temperature","None","1"\n' % IO_GRAPH_COLOR)
+
+
+# ---- the scenes ------------------------------------------------------------------------
+
+class Session:
+    def __init__(self, args):
+        self.args = args
+        self.version = wireshark_version()
+        self.display = Display()
+        self.out = args.out
+        self.logs = tempfile.mkdtemp(prefix="bthome-gui-logs-")
+        # One copy of the plugin for every scene, even if the build tree is rebuilt meanwhile.
+        self.plugin = None
+        if not args.without_plugin:
+            self.plugin = os.path.join(self.logs, os.path.basename(args.plugin))
+            shutil.copy(args.plugin, self.plugin)
+        self.shots = []
+        self.checks = 0
+
+    def close(self):
+        self.display.close()
+        shutil.rmtree(self.logs, ignore_errors=True)
+
+    def open(self, scene, config, args):
+        log = os.path.join(self.logs, scene + ".log")
+        ws = Wireshark(self.display, self.plugin, self.version, config, args, log)
+        ws.scene = scene
+        ws.logfile = log
+        return ws
+
+    def ok(self, scene, what):
+        self.checks += 1
+        print(f"  ok   {scene}: {what}")
+
+    def check(self, ws, cond, what):
+        if not cond:
+            with open(ws.logfile, errors="replace") as f:
+                tail = "".join(f.readlines()[-15:])
+            raise CheckFailed(f"{ws.scene}: {what}\n--- Wireshark output ---\n{tail}")
+        self.ok(ws.scene, what)
+
+    def save(self, ws, wid, name):
+        path = os.path.join(self.out, name)
+        ws.grab(wid, path)
+        self.shots.append(path)
+        print(f"  shot {name}")
+        return path
+
+    def main_window(self, ws, capture):
+        wid = ws.find_window(re.escape(os.path.basename(capture)) + r"$")
+        ws.wait_settled(wid)
+        mapped = ws.loaded_plugins()
+        self.check(ws, ws.plugin_copy is not None and mapped == [ws.plugin_copy],
+                   f"the plugin under test is loaded, and no other copy "
+                   f"(mapped: {mapped or 'none'})")
+        return wid
+
+    def copy_selected_row(self, ws, wid):
+        """Edit > Copy > As Plain Text: the selected packet list row."""
+        ws.focus(wid)
+        ws.key("alt+e", "Right", "Return", delay=0.4)
+        return ws.clipboard()
+
+    def expand_bthome(self, ws, wid, blank_y):
+        """Select the last top-level item of the details pane (the BTHome tree on 4.0,
+        where the postdissector adds it after the link layer; on 4.2+ it sits inside the
+        Service Data AD entry and this would need another path), expand it with its
+        subtrees and copy every visible item (Edit > Copy > All Visible Items)."""
+        x, y, w, h = ws.geometry(wid)
+        ws.click(x + 300, y + blank_y)          # blank space low in the details pane
+        ws.key("End", "shift+Right", delay=0.3)
+        ws.wait_settled(wid)
+        ws.key("ctrl+alt+shift+a", delay=0.4)
+        return ws.clipboard()
+
+    # 1. the packet list with the Info column
+    def packet_list(self):
+        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
+        ws = self.open("packet-list", profile(upper=520, lower=150), ["-r", capture, "-g", "3"])
+        try:
+            wid = self.main_window(ws, capture)
+            row = self.copy_selected_row(ws, wid)
+            self.check(ws, re.search(r"\bBTHome\b", row) and "Temperature 21.53 °C" in row,
+                       f"packet list row 3 reads BTHome + its readings ({row.strip()!r})")
+            ws.key("Escape")
+            ws.wait_settled(wid)
+            self.save(ws, wid, "packet-list.png")
+        finally:
+            ws.close()
+
+    # 2. the BTHome tree of a plaintext advertisement
+    def details_plain(self):
+        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
+        ws = self.open("details-plaintext", profile(upper=150, lower=470),
+                       ["-r", capture, "-g", "3"])
+        try:
+            wid = self.main_window(ws, capture)
+            text = self.expand_bthome(ws, wid, 560)
+            for want in ("BTHome v2", "Temperature: 21.53 °C", "Humidity: 48.10 %",
+                         "Pressure: 1013.27 hPa"):
+                self.check(ws, want in text, f"details tree shows {want!r}")
+            self.save(ws, wid, "details-plaintext.png")
+        finally:
+            ws.close()
+
+    # 3. the BTHome tree of a decrypted advertisement (keys in the profile's bthome_keys)
+    def details_decrypted(self):
+        capture = os.path.join(CAPTURES, "encrypted-ll.pcap")
+        config = profile(upper=150, lower=470,
+                         bthome_keys=keys_file(os.path.join(CAPTURES, "encrypted.keys")))
+        ws = self.open("details-decrypted", config, ["-r", capture, "-g", "1"])
+        try:
+            wid = self.main_window(ws, capture)
+            text = self.expand_bthome(ws, wid, 560)
+            for want in ("BTHome v2 (decrypted)", "[Decrypted: True]",
+                         "[Key: 54:48:E6:8F:80:A5 (kitchen)]", "Temperature: 25.06 °C"):
+                self.check(ws, want in text, f"decrypted tree shows {want!r}")
+            self.save(ws, wid, "details-decrypted.png")
+        finally:
+            ws.close()
+
+    # 4. Analyze > Expert Information on the audit capture
+    def expert(self):
+        capture = os.path.join(CAPTURES, "encrypted-audit-ll.pcap")
+        config = profile(bthome_keys=keys_file(os.path.join(CAPTURES, "encrypted-audit.keys")))
+        ws = self.open("expert-info", config, ["-r", capture, "-z", "expert"])
+        try:
+            self.main_window(ws, capture)
+            dlg = ws.find_window(r"Expert Information")
+            self.xdo_resize(ws, dlg, 1000, 560)
+            ws.wait_settled(dlg)
+            # Open every group, from the last one up (Right opens, Up reaches the group
+            # above since the opened one's rows are below it).
+            x, y, w, h = ws.geometry(dlg)
+            ws.click(x + 300, y + 40)           # a row (not the header: that sorts)
+            ws.key("End", delay=0.2)
+            for _ in range(12):
+                ws.key("Right", "Up", delay=0.1)
+            ws.key("Home", "Down")      # select a frame row: the group rows keep their colour
+            ws.wait_settled(dlg)
+            path = self.save(ws, dlg, "expert-info.png")
+            for severity, rgb in EXPERT_COLORS.items():
+                px = count_color(path, rgb)
+                self.check(ws, px > 500, f"the dialog lists {severity} entries ({px} pixels "
+                           f"of their colour)")
+        finally:
+            ws.close()
+
+    @staticmethod
+    def xdo_resize(ws, wid, w, h):
+        ws.xdo("windowsize", "--sync", wid, w, h, check=False)
+        ws.xdo("windowmove", "--sync", wid, 40, 40, check=False)
+
+    # 5. Statistics > BTHome (the plugin's stats tree), when the plugin registers one.
+    # Wireshark 4.0's GUI takes no -z for stats trees: open the menu and click the entry,
+    # found by reading the menu (OCR).
+    def stats_tree(self):
+        if self.args.without_plugin:
+            return
+        with IsolatedTshark(self.plugin) as ts:
+            proc = ts.run(["-z", "help"], check=False)
+        if not re.search(r"^\s*bthome,tree\s*$", proc.stdout + proc.stderr, re.M):
+            print("  skip stats-tree: this plugin registers no bthome,tree statistics")
+            return
+        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
+        ws = self.open("stats-tree", profile(), ["-r", capture])
+        try:
+            wid = self.main_window(ws, capture)
+            ws.focus(wid)
+            menu = ws.open_menu("alt+s")
+            where = ws.find_text(menu, "BTHome")
+            self.check(ws, where is not None, "Statistics menu has a BTHome entry")
+            ws.click(*where)
+            dlg = ws.find_window(r"\bBTHome\b")
+            self.xdo_resize(ws, dlg, 900, 560)
+            ws.wait_settled(dlg)
+            copy = ws.find_text(dlg, "Copy")
+            self.check(ws, copy is not None, "the statistics dialog has its Copy button")
+            ws.click(*copy)
+            text = ws.clipboard()
+            self.check(ws, "BTHome" in text and "Weather" in text,
+                       f"the statistics tree counts the demo's devices "
+                       f"({len(text.splitlines())} lines copied)")
+            self.save(ws, dlg, "stats-tree.png")
+        finally:
+            ws.close()
+
+    # 6. Statistics > I/O Graphs of bthome.temperature (the graph comes from the profile)
+    def io_graph(self):
+        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
+        ws = self.open("io-graph", profile(io_graphs=IO_GRAPHS),
+                       ["-r", capture, "-z", "io,stat,10"])
+        try:
+            self.main_window(ws, capture)
+            dlg = ws.find_window(r"I/O Graphs?")
+            self.xdo_resize(ws, dlg, 1000, 600)
+            ws.wait_settled(dlg)
+            path = os.path.join(self.out, "io-graph.png")
+            ws.grab(dlg, path)
+            px = count_red(path, top=0.7)       # the plot, not the table below it
+            self.check(ws, px > 500, f"the bthome.temperature line is drawn ({px} red "
+                       f"pixels in the plot)")
+            self.shots.append(path)
+            print(f"  shot {os.path.basename(path)}")
+        finally:
+            ws.close()
+
+
+def count_red(png, top):
+    """Red pixels, anti-aliased ones included, in the top part of the image."""
+    proc = run(["convert", png, "-gravity", "North", "-crop", f"100%x{top * 100:.0f}%+0+0",
+                "+repage", "-alpha", "off", "-fx", "(r-g>0.2 && r-b>0.2) ? 1 : 0",
+                "-format", "%[fx:mean*w*h]", "info:"])
+    try:
+        return int(float(proc.stdout.strip()))
+    except ValueError:
+        return 0
+
+
+def count_color(png, rgb):
+    """Pixels of exactly this colour in the image (ImageMagick)."""
+    color = "#%02x%02x%02x" % rgb
+    proc = run(["convert", png, "-alpha", "off", "-fill", "black", "+opaque", color,
+                "-fill", "white", "-opaque", color, "-format", "%[fx:mean*w*h]", "info:"])
+    try:
+        return int(float(proc.stdout.strip()))
+    except ValueError:
+        return 0
+
+
+def compare_shots(shots, folder):
+    """Names of the PNGs that differ from, or are missing in, or are only in folder."""
+    made = {os.path.basename(p): p for p in shots}
+    kept = {n for n in os.listdir(folder) if n.endswith(".png")} if os.path.isdir(folder) else set()
+    drift = sorted(kept - set(made)) + sorted(n for n in made if n not in kept)
+    for name, path in sorted(made.items()):
+        if name in kept:
+            with open(path, "rb") as a, open(os.path.join(folder, name), "rb") as b:
+                if a.read() != b.read():
+                    drift.append(name)
+    return drift
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--plugin", default=os.path.join(ROOT, "build", "bthome.so"))
+    ap.add_argument("--out", help="folder for the PNGs (default: a temporary one)")
+    ap.add_argument("--only", metavar="SCENES",
+                    help="comma-separated scenes to run (packet_list, details_plain, "
+                    "details_decrypted, expert, stats_tree, io_graph), for debugging")
+    ap.add_argument("--compare", metavar="DIR",
+                    help="fail unless the new PNGs are byte-identical to those in DIR")
+    ap.add_argument("--without-plugin", action="store_true",
+                    help="run with an empty plugin folder: every check must then fail")
+    ap.add_argument("--expect-failure", action="store_true",
+                    help="exit 0 only if the checks fail (with --without-plugin)")
+    args = ap.parse_args()
+    if not args.without_plugin and not os.path.isfile(args.plugin):
+        sys.exit(f"gui_check: no plugin at {args.plugin} (build it first)")
+    for tool in ("wireshark", "Xvfb", "xdotool", "xclip", "import", "convert", "tesseract"):
+        if not shutil.which(tool):
+            sys.exit(f"gui_check: {tool} is missing (tools/gui-screenshots.sh installs it)")
+    # Pictures are made in a temporary folder; --out gets them (and loses its old ones)
+    # only when every check passed.
+    final_out = args.out
+    temp_out = args.out = tempfile.mkdtemp(prefix="bthome-gui-shots-")
+    os.chmod(temp_out, 0o755)
+
+    start = time.time()
+    failure = None
+    session = Session(args)
+    print(f"Wireshark {session.version} (Qt) on Xvfb {session.display.name}, plugin "
+          f"{'(none)' if args.without_plugin else args.plugin}")
+    try:
+        scenes = (session.packet_list, session.details_plain, session.details_decrypted,
+                  session.expert, session.stats_tree, session.io_graph)
+        only = args.only.split(",") if args.only else None
+        for scene in scenes:
+            if not only or scene.__name__ in only:
+                scene()
+        if args.compare:
+            drift = compare_shots(session.shots, args.compare)
+            if drift:
+                raise CheckFailed(f"the screenshots in {args.compare} are not what this code "
+                                  f"shows ({', '.join(drift)}): run tools/gui-screenshots.sh")
+            session.ok("compare", f"{len(session.shots)} screenshots identical to "
+                       f"{args.compare}")
+        if final_out:
+            os.makedirs(final_out, exist_ok=True)
+            for name in os.listdir(final_out):
+                if name.endswith(".png"):
+                    os.remove(os.path.join(final_out, name))
+            for path in session.shots:
+                shutil.copy(path, os.path.join(final_out, os.path.basename(path)))
+            print(f"  wrote {len(session.shots)} screenshots to {final_out}")
+    except CheckFailed as e:
+        failure = str(e)
+    finally:
+        session.close()
+        shutil.rmtree(temp_out, ignore_errors=True)
+    took = time.time() - start
+    if args.expect_failure:
+        if failure:
+            print(f"gui_check: failed as expected ({failure.splitlines()[0]})")
+            print(f"1 passed, 0 failed ({took:.0f} s)")
+            return 0
+        print("gui_check: every check passed although they were expected to fail")
+        print("0 passed, 1 failed")
+        return 1
+    if failure:
+        print(f"FAILED {failure}")
+        print(f"{session.checks} passed, 1 failed ({took:.0f} s)")
+        return 1
+    print(f"{session.checks} passed, 0 failed ({took:.0f} s, {len(session.shots)} screenshots)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The Debian package: build it with CPack, check what it holds and what it depends on,
+# then install it with `apt install ./<file>.deb` into a clean Debian 12 root and check
+# that tshark there lists the bthome protocol and decodes the demo capture, and that
+# removing the package removes the plugin.
+#
+# usage: tests/package_test.sh [BUILD_DIR]      (default build-package; needs root)
+#        BTHOME_DEB=file.deb tests/package_test.sh   checks that .deb instead of the new one
+# The clean root is debootstrap's minbase of bookworm, made once and cached in
+# $BTHOME_CHROOT_CACHE/bookworm-clean (default /var/cache/bthome-chroots); each run works
+# on a throw-away overlay (or copy) of it, so the cached root stays clean. Downloaded .debs
+# are kept in $BTHOME_CHROOT_CACHE/bookworm-apt-archives between runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src=$PWD
+build=${1:-build-package}
+cache=${BTHOME_CHROOT_CACHE:-/var/cache/bthome-chroots}
+mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+clean="$cache/bookworm-clean"
+archives="$cache/bookworm-apt-archives"
+passed=0
+failed=0
+
+die() { printf '\n*** package_test: %s ***\n\n' "$*" >&2; echo "package: $passed passed, $((failed + 1)) failed"; exit 1; }
+ok() { echo "  ok   $*"; passed=$((passed + 1)); }
+check() {   # check "what" command...
+    local what=$1; shift
+    if "$@"; then ok "$what"; else echo "  FAIL $what"; failed=$((failed + 1)); fi
+}
+
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot)"
+for tool in cpack dpkg-deb dpkg-shlibdeps debootstrap; do
+    command -v "$tool" >/dev/null || die "$tool is missing (cmake/install-deps.sh --tests)"
+done
+
+# ---- 1. build the package ------------------------------------------------------------
+echo "=== building the Debian package ($build) ==="
+inject=()
+grep -q '^[[:space:]]*include(BTHomePackage)' CMakeLists.txt \
+    || inject=(-DCMAKE_PROJECT_INCLUDE="$src/cmake/BTHomePackage.cmake")
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF \
+    -DBTHOME_USER_INSTALL=OFF "${inject[@]}" >/dev/null
+cmake --build "$build" -j"$(nproc)" --target bthome >/dev/null
+rm -f "$build"/*.deb
+(cd "$build" && cpack -G DEB >/dev/null) || die "cpack -G DEB failed"
+debs=("$build"/*.deb)
+if [ "${#debs[@]}" != 1 ] || [ ! -f "${debs[0]}" ]; then die "cpack made no .deb (or several)"; fi
+deb=$(realpath "${debs[0]}")
+echo "  made $(basename "$deb")"
+if [ -n "${BTHOME_DEB:-}" ]; then        # check another .deb instead (e.g. a CI artifact)
+    deb=$(realpath "$BTHOME_DEB")
+    echo "  checking $deb instead (BTHOME_DEB)"
+fi
+
+# ---- 2. what the package holds -------------------------------------------------------
+echo "=== package content ==="
+ws=$(tshark --version | grep -oE '[0-9]+\.[0-9]+' | sed -n 1p)
+triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+plugin_path="./usr/lib/$triplet/wireshark/plugins/$ws/epan/bthome.so"
+pkg=$(dpkg-deb -f "$deb" Package)
+files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort)
+expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" | sort)
+check "files are exactly the plugin in Wireshark $ws's global folder and the copyright" \
+    test "$files" = "$expected"
+# The ABI package: the Debian package shipping the libwireshark the plugin links.
+lib=$(ldd "$build/bthome.so" | awk '/libwireshark\.so/ {print $3}')
+abi=$(dpkg-query -S "$(realpath "$lib")" | cut -d: -f1)
+depends=$(dpkg-deb -f "$deb" Depends)
+next_minor="${ws%.*}.$(( ${ws#*.} + 1 ))"
+check "Depends pins $abi to Wireshark $ws ($depends)" \
+    grep -qF "$abi (<< $next_minor~)" <<<"$depends"
+check "Depends has $abi (>= $ws)" grep -qF "$abi (>= $ws)" <<<"$depends"
+check "Depends has what dpkg-shlibdeps found (libgcrypt20)" grep -q 'libgcrypt20' <<<"$depends"
+check "Recommends tshark | wireshark" test "$(dpkg-deb -f "$deb" Recommends)" = "tshark | wireshark"
+summary=$(dpkg-deb -f "$deb" Description | sed -n 1p)
+check "a short description ($summary)" test -n "$summary"
+check "version is the project's ($(dpkg-deb -f "$deb" Version))" \
+    grep -qE '^[0-9]+\.[0-9]+\.[0-9]+-[0-9]+$' <<<"$(dpkg-deb -f "$deb" Version)"
+dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$pkg/copyright" >"$build/copyright.check"
+check "the copyright file is DEP-5 with a license" \
+    grep -q '^License: GPL-2.0-or-later' "$build/copyright.check"
+
+# ---- 3. a clean Debian 12 root -------------------------------------------------------
+if [ ! -f "$clean/.bthome-ready" ]; then
+    echo "=== making the clean bookworm root $clean (once, about 2 minutes) ==="
+    rm -rf "$clean"; mkdir -p "$cache"
+    debootstrap --variant=minbase bookworm "$clean" "$mirror" >"$cache/bookworm-clean.log" 2>&1 \
+        || die "debootstrap bookworm failed, see $cache/bookworm-clean.log"
+    touch "$clean/.bthome-ready"
+fi
+mkdir -p "$archives/partial"
+work=$(mktemp -d /tmp/bthome-pkgtest-XXXXXX)
+root="$work/root"
+mounts=()
+cleanup() {
+    for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[i]}" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$work/upper" "$work/work" "$root"
+if mount -t overlay overlay -o "lowerdir=$clean,upperdir=$work/upper,workdir=$work/work" \
+        "$root" 2>/dev/null; then
+    mounts+=("$root")
+else
+    cp -a "$clean/." "$root/"      # no overlayfs here: a copy
+fi
+mount --bind "$archives" "$root/var/cache/apt/archives" && mounts+=("$root/var/cache/apt/archives")
+mount -t proc proc "$root/proc" && mounts+=("$root/proc")
+cp "$deb" "$root/tmp/"
+cp captures/bthome-demo.pcapng "$root/tmp/"
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+    LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+echo "=== apt install ./$(basename "$deb") in a clean Debian 12 ==="
+check "the root is clean Debian 12 without Wireshark ($(cat "$root/etc/debian_version"))" \
+    bash -c "grep -q '^12\.' '$root/etc/debian_version' && ! test -e '$root/usr/bin/tshark'"
+in_root apt-get -o Acquire::Check-Valid-Until=false update -q >"$work/apt.log" 2>&1 \
+    || { cat "$work/apt.log"; die "apt-get update failed in the clean root"; }
+if in_root apt-get install -y -q "/tmp/$(basename "$deb")" >>"$work/apt.log" 2>&1; then
+    ok "apt install ./$(basename "$deb") (pulls $abi and, recommended, tshark)"
+else
+    tail -n 30 "$work/apt.log"; die "apt install of the package failed"
+fi
+check "the plugin is where dpkg says" in_root test -f "${plugin_path#.}"
+protocols=$(in_root tshark -G protocols 2>/dev/null)
+check "tshark -G protocols lists bthome" \
+    grep -qP '\tbthome(\t|$)' <<<"$protocols"
+plugins=$(in_root tshark -G plugins 2>/dev/null)
+check "tshark -G plugins shows it from the global folder" \
+    grep -qF "/usr/lib/$triplet/wireshark/plugins/$ws/epan/bthome.so" <<<"$plugins"
+decoded=$( (in_root tshark -n -r /tmp/bthome-demo.pcapng -Y bthome 2>/dev/null || true) | wc -l)
+check "tshark decodes the demo capture ($decoded BTHome frames)" test "$decoded" -gt 0
+in_root apt-get remove -y -q "$pkg" >>"$work/apt.log" 2>&1 || die "apt remove failed"
+check "apt remove takes the plugin away" \
+    bash -c "! test -e '$root${plugin_path#.}' && ! chroot '$root' tshark -G protocols 2>/dev/null | grep -qP '\tbthome(\t|\$)'"
+
+echo "package: $passed passed, $failed failed"
+[ "$failed" = 0 ]
