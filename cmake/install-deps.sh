@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
-# usage: cmake/install-deps.sh [--tests]   (--tests adds debootstrap for the 4.4/4.6 runs)
+# usage: cmake/install-deps.sh [--tests]   (--tests adds debootstrap for the 4.4/4.6 runs,
+# what the robustness stages use: clang with libFuzzer, valgrind, cppcheck, clang-tidy;
+# and the package test's dpkg-dev)
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
-[ "${1:-}" = "--tests" ] && packages="$packages debootstrap"
+[ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
+    cppcheck clang-tidy"
+# --tests also: the Debian package test (dpkg-shlibdeps). The GUI check installs its own
+# tools (tools/gui-screenshots.sh).
+[ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev"
 
 missing=""
 for p in $packages; do

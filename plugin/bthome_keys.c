@@ -190,7 +190,7 @@ bool bthome_keys_decrypt(const uint8_t mac[6], unsigned version, const uint8_t *
     return false;
 }
 
-void bthome_keys_register(module_t *prefs)
+void bthome_keys_register(module_t *module)
 {
     static uat_field_t key_fields[] = {
         UAT_FLD_CSTRING_OTHER(key_row, mac, "MAC", check_mac_field,
@@ -204,7 +204,7 @@ void bthome_keys_register(module_t *prefs)
                           &key_row_count, UAT_AFFECTS_DISSECTION, NULL, key_row_copy,
                           key_row_update, key_row_free, key_rows_changed, NULL, key_fields);
 
-    prefs_register_uat_preference(prefs, "keys", "BTHome keys",
+    prefs_register_uat_preference(module, "keys", "BTHome keys",
         "Keys of encrypted devices: exact MACs are tried before * entries", keys);
     register_shutdown_routine(free_key_entries);
 }

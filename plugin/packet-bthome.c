@@ -222,7 +222,7 @@ static void add_bad_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, 
     unsigned avail = (unsigned)obj->length - 1;
 
     if (obj->status == BTHOME_OBJ_UNKNOWN) {
-        item = proto_tree_add_item(tree, hf_object_id, tvb, start, 1, ENC_NA);
+        proto_tree_add_item(tree, hf_object_id, tvb, start, 1, ENC_NA);
         proto_tree_add_expert_format(tree, pinfo, &ei_unknown_object, tvb, start,
             (int)obj->length, "Unknown object ID 0x%02x: parsing stopped, %u byte%s undecoded",
             obj->id, avail, avail == 1 ? "" : "s");
@@ -379,7 +379,7 @@ static const char *add_v1_object(report_t *r, tvbuff_t *tvb, int start,
     else
         snprintf(label, sizeof label, "Object 0x%02x", o->obj.id);
     /* a v1 width may exceed what the field's integer type holds; doubles hold it all */
-    if (o->status != BTHOME_V1_OK ||
+    if (o->status != BTHOME_V1_OK || !o->obj.def ||
         (o->exceeds_type && table_field_type[table_field_of_id[o->obj.id]] != FT_DOUBLE))
         return add_bad_v1_object(tree, pinfo, tvb, start, o, label);
     bthome_v1_format_value(o, body, text, sizeof text);
@@ -497,7 +497,7 @@ static void add_encrypted(report_t *r)
     uint8_t *plain;
     bool tried, decrypted;
 
-    if (!bthome_split_sealed(tvb_get_ptr(r->tvb, start, len), len, &sealed)) {
+    if (!bthome_split_sealed(tvb_get_ptr(r->tvb, start, (int)len), len, &sealed)) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, r->tvb, start, (int)len,
             "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
         wmem_strbuf_append(r->summary, "[encrypted, too short]");
@@ -728,15 +728,17 @@ static bool locate_in_frame(tvbuff_t *tvb, const uint8_t **frame, size_t *frame_
     tvbuff_t *ds = tvb_get_ds_tvb(tvb);
     unsigned len = tvb_captured_length(tvb);
     unsigned ds_len = ds ? tvb_captured_length(ds) : 0;
+    const uint8_t *data;
     uintptr_t mine, base;
 
     if (len == 0 || ds_len == 0)
         return false;
-    mine = (uintptr_t)tvb_get_ptr(tvb, 0, len);
-    base = (uintptr_t)tvb_get_ptr(ds, 0, ds_len);
+    data = tvb_get_ptr(ds, 0, (int)ds_len);
+    mine = (uintptr_t)tvb_get_ptr(tvb, 0, (int)len);
+    base = (uintptr_t)data;
     if (mine < base || mine + len > base + ds_len)
         return false;     /* not a view of the frame (e.g. a reassembled buffer) */
-    *frame = (const uint8_t *)base;
+    *frame = data;
     *frame_len = ds_len;
     *pos = mine - base;
     return true;
@@ -829,7 +831,7 @@ static unsigned next_report(packet_info *pinfo)
 static void add_v2(report_t *r)
 {
     unsigned len = tvb_captured_length(r->tvb);
-    bthome_header_status_t status = bthome_parse_v2_header(tvb_get_ptr(r->tvb, 0, len), len,
+    bthome_header_status_t status = bthome_parse_v2_header(tvb_get_ptr(r->tvb, 0, (int)len), len,
                                                            &r->hdr);
 
     if (status == BTHOME_HEADER_EMPTY) {
@@ -1092,11 +1094,12 @@ static const value_string *words_to_vals(const char *words)
     int64_t index = 0;
     bthome_word_t w;
     size_t n = 0;
-    value_string *vals = g_new0(value_string, strlen(words) + 1);
+    value_string *vals = (value_string *)wmem_alloc0(wmem_epan_scope(),
+                                                     (strlen(words) + 1) * sizeof *vals);
 
     while (bthome_words_next(&cursor, &index, &w)) {
         vals[n].value = (uint32_t)w.value;
-        vals[n++].strptr = g_strndup(w.word, w.word_len);
+        vals[n++].strptr = wmem_strndup(wmem_epan_scope(), w.word, w.word_len);
     }
     return vals;
 }
@@ -1106,17 +1109,18 @@ static const true_false_string *words_to_tfs(const char *words)
     const char *cursor = words;
     int64_t index = 0;
     bthome_word_t w;
-    true_false_string *tfs = g_new0(true_false_string, 1);
+    true_false_string *tfs = wmem_new0(wmem_epan_scope(), true_false_string);
 
     while (bthome_words_next(&cursor, &index, &w))
-        *(w.value ? &tfs->true_string : &tfs->false_string) = g_strndup(w.word, w.word_len);
+        *(w.value ? &tfs->true_string : &tfs->false_string) =
+            wmem_strndup(wmem_epan_scope(), w.word, w.word_len);
     return tfs;
 }
 
 static const void *unit_string(const char *unit)
 {
-    unit_name_string *u = g_new0(unit_name_string, 1);
-    u->singular = g_strdup_printf(" %s", unit);
+    unit_name_string *u = wmem_new0(wmem_epan_scope(), unit_name_string);
+    u->singular = wmem_strdup_printf(wmem_epan_scope(), " %s", unit);
     return u;
 }
 
@@ -1173,25 +1177,28 @@ static void describe_field(const bthome_object_def_t *const *defs, size_t n, siz
 /* "Object IDs 0x02 0x45 0x57 0x58, unit °C": shown in the field help and the README. */
 static const char *field_blurb(const bthome_object_def_t *const *defs, size_t n, size_t first)
 {
-    GString *blurb = g_string_new("Object ID");
+    wmem_strbuf_t *blurb = wmem_strbuf_new(wmem_epan_scope(), "");
     size_t ids = 0;
 
     for (size_t i = first; i < n; i++)
+        ids += strcmp(defs[i]->field, defs[first]->field) == 0;
+    wmem_strbuf_append(blurb, ids > 1 ? "Object IDs" : "Object ID");
+    ids = 0;
+    for (size_t i = first; i < n; i++)
         if (strcmp(defs[i]->field, defs[first]->field) == 0)
-            g_string_append_printf(blurb, "%s 0x%02X", ids++ ? "," : "", defs[i]->id);
-    if (ids > 1)
-        g_string_insert_c(blurb, 9, 's');
+            wmem_strbuf_append_printf(blurb, "%s 0x%02X", ids++ ? "," : "", defs[i]->id);
     if (defs[first]->unit[0])
-        g_string_append_printf(blurb, "; unit %s", defs[first]->unit);
-    return g_string_free(blurb, FALSE);
+        wmem_strbuf_append_printf(blurb, "; unit %s", defs[first]->unit);
+    return wmem_strbuf_finalize(blurb);
 }
 
-/* One hf per distinct field of the object table. */
+/* One hf per distinct field of the object table. Wireshark keeps pointers into the
+ * array and its strings until it shuts down: they live in the epan scope, freed then. */
 static void register_table_fields(void)
 {
     size_t n, nfields = 0;
     const bthome_object_def_t *const *defs = bthome_object_defs(&n);
-    hf_register_info *hf = g_new0(hf_register_info, n);
+    hf_register_info *hf = (hf_register_info *)wmem_alloc0(wmem_epan_scope(), n * sizeof *hf);
     const char *names[MAX_TABLE_FIELDS];
 
     for (size_t i = 0; i < n; i++) {
@@ -1204,7 +1211,8 @@ static void register_table_fields(void)
         DISSECTOR_ASSERT(nfields < MAX_TABLE_FIELDS);
         names[nfields++] = defs[i]->field;
         hf_register_info r = { &hf_table[f], { defs[i]->name,
-            g_strdup_printf("bthome.%s", defs[i]->field), FT_NONE, BASE_NONE, NULL, 0x0,
+            wmem_strdup_printf(wmem_epan_scope(), "bthome.%s", defs[i]->field), FT_NONE,
+            BASE_NONE, NULL, 0x0,
             field_blurb(defs, n, i), HFILL } };
         hf[f] = r;
         hf_table[f] = -1;

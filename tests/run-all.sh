@@ -3,6 +3,11 @@
 # then the same suite built and run inside cached chroots with Wireshark 4.4 (Debian
 # trixie) and 4.6 (Debian forky). A chroot that cannot be made fails the run.
 # Set BTHOME_SUITES="trixie forky" to choose the chroots.
+# Between them, on the host only, the robustness stages (tests/robustness/run.sh: fuzzing,
+# mutation, valgrind, static analysis, per-device memory); BTHOME_ROBUSTNESS="fuzz static"
+# chooses some, "none" skips them. Also on the host: the Debian package
+# (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root). The GUI
+# check is its own command (tools/gui-screenshots.sh --check), see the README.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cmake/install-deps.sh --tests || exit 1
@@ -16,6 +21,15 @@ echo "=== Wireshark $host_version (host) ==="
 { cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
   cmake --build build -j2 >/dev/null &&
   ctest --test-dir build --output-on-failure -j2; } 2>&1 | tee -a "$log"
+robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices}
+if [ "$robustness" != none ]; then
+    echo "=== Robustness stages (host) ==="
+    # shellcheck disable=SC2086  # one stage name per word
+    tests/robustness/run.sh $robustness 2>&1 | tee -a "$log"
+fi
+echo "=== Debian package (host): cpack, then apt install in a clean bookworm root ==="
+$sudo tests/package_test.sh 2>&1 | tee -a "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || echo "*** Debian package: test FAILED ***" | tee -a "$log"
 for suite in ${BTHOME_SUITES:-trixie forky}; do
     $sudo tests/run-in-chroot.sh "$suite" 2>&1 | tee -a "$log"
     [ "${PIPESTATUS[0]}" = 0 ] || echo "*** $suite: build or tests FAILED ***" | tee -a "$log"
@@ -30,6 +44,21 @@ expected_runs=$((1 + $(echo ${BTHOME_SUITES:-trixie forky} | wc -w)))
 if [ "$runs" -ne "$expected_runs" ] || grep -q 'FAILED \*\*\*' "$log"; then
     echo "*** only $runs of $expected_runs Wireshark versions ran their tests ***"
     failed=$((failed + 1))
+fi
+# The package test counts as one test (its failure is a FAILED *** line above).
+grep -qE '^package: [0-9]+ passed, 0 failed$' "$log" && passed=$((passed + 1))
+# Each robustness stage counts as one test; a stage that started and printed no result
+# (the script died) is a failure.
+if [ "$robustness" != none ]; then
+    started=$(grep -cE '^--- robustness [a-z]+$' "$log")
+    stage_passed=$(grep -cE '^robustness [a-z]+: passed' "$log")
+    stage_failed=$(grep -cE '^robustness [a-z]+: FAILED' "$log")
+    passed=$((passed + stage_passed)); failed=$((failed + stage_failed))
+    if [ "$started" -ne "$(echo $robustness | wc -w)" ] ||
+       [ $((stage_passed + stage_failed)) -ne "$started" ]; then
+        echo "*** not every robustness stage ran to its end ***"
+        failed=$((failed + 1))
+    fi
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

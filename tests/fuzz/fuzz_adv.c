@@ -1,0 +1,38 @@
+/* libFuzzer target: finding the advertisement around a BTHome service data in the frame
+ * bytes (bthome_adv.c), as the dissector does for device names. Input: the advertiser
+ * address (6 bytes, display order), the position of the service data AD structure in
+ * the frame (u16 LE), then the frame. What is found must lie inside the frame and hold
+ * the service data; a name must lie inside the advertisement. */
+#include "bthome_adv.h"
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define HEADER 8
+
+static void check_name(const uint8_t *frame, const bthome_adv_span_t *adv)
+{
+    size_t name_pos, name_len;
+
+    if (!bthome_adv_local_name(frame, adv, &name_pos, &name_len))
+        return;
+    FUZZ_ASSERT(name_len >= 1);
+    FUZZ_ASSERT(name_pos >= adv->start + 2 && name_pos + name_len <= adv->end);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *frame = data + HEADER;
+    size_t frame_len, ad_pos;
+    bthome_adv_span_t adv;
+
+    if (size < HEADER)
+        return 0;
+    frame_len = size - HEADER;
+    ad_pos = (size_t)data[6] | (size_t)data[7] << 8;
+    if (!bthome_locate_adv_data(frame, frame_len, ad_pos, data, &adv))
+        return 0;
+    FUZZ_ASSERT(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= frame_len);
+    check_name(frame, &adv);
+    return 0;
+}

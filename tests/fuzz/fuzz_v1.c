@@ -1,0 +1,11 @@
+/* libFuzzer target: a legacy BTHome v1 object list (UUID 0x181C service data, or the
+ * plaintext of 0x181E): control byte, object ID, value, repeated. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_v1_objects(data, size);
+    return 0;
+}
