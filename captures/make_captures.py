@@ -1060,13 +1060,178 @@ def write_keys(path, rows):
     return path
 
 
+# ---------------------------------------------------------------------------
+# Large captures for the benchmark (bench/): --large N [--devices M]. Written only with
+# --large, and never into captures/: the committed captures above do not change.
+
+LARGE_START_US = 1722506400 * 1_000_000  # 2024-08-01 10:00:00 UTC
+LARGE_STEP_US = 20_000                   # 50 adverts a second: 1M adverts = 5.6 hours
+# Device i has kind LARGE_KINDS[i % 10] (half TH stations, energy meters, buttons), and
+# the encrypting devices are spread evenly over them: every device sends about as often,
+# so with --encrypted-share 0.3 (the default) 30 % of the adverts are encrypted.
+LARGE_KINDS = ("TH", "TH", "BTN", "PWR", "TH", "TH", "PWR", "TH", "BTN", "PWR")
+LARGE_REPEAT = 0.05       # a sensor advert heard twice
+LARGE_LINKS = ("nrf-sniffer", "hci-h4")
+
+
+def large_devices(devices, encrypted_share=0.3):
+    """(Device, kind, encrypts) of the large captures."""
+    n_enc = round(devices * encrypted_share)
+    out = []
+    for i in range(devices):
+        kind = LARGE_KINDS[i % len(LARGE_KINDS)]
+        encrypts = (i * n_enc) // devices != ((i + 1) * n_enc) // devices
+        mac = f"A4:C1:38:{0xB0 + ((i >> 16) & 0x0F):02X}:{(i >> 8) & 0xFF:02X}:{i & 0xFF:02X}"
+        key = f"{(i * 7 + 3) & 0xFF:02x}" * 8 + f"{i & 0xFFFF:04x}" * 4
+        name = f"{'E' if encrypts else ''}{kind[0]}{i % 1000:03d}"   # at most 5 characters
+        out.append((Device(mac, key, name), kind, encrypts))
+    return out
+
+
+def large_adverts(core, adverts, devices, encrypted_share=0.3, seed=6):
+    """Yields the adverts of a large capture: TH stations (packet id, battery, temperature,
+    humidity), buttons (trigger-based, each press sent twice), energy meters (energy,
+    power), encrypted variants of the three; names in a device's first and every tenth
+    advert; LARGE_REPEAT of the sensor adverts heard twice."""
+    rng = random.Random(seed)
+    s = Sealer(core)
+    devs = large_devices(devices, encrypted_share)
+    count = [0] * len(devs)
+    pending = [None] * len(devs)
+    made = 0
+    while made < adverts:
+        i = rng.randrange(len(devs))
+        if pending[i]:
+            adv, pending[i] = pending[i], None
+            made += 1
+            yield adv
+            continue
+        d, kind, encrypts = devs[i]
+        count[i] += 1
+        n = count[i]
+        batt = 60 + (i + n // 5000) % 40
+        if kind == "BTN":
+            objs = bytes([0x01, batt, 0x3A, rng.choice((1, 1, 1, 2, 4))])
+            info = 0x44
+        elif kind == "PWR":
+            objs = (b"\x0a" + ((1000 * n + i) & 0xFFFFFF).to_bytes(3, "little")
+                    + b"\x0b" + rng.randrange(0, 300000).to_bytes(3, "little"))
+            info = 0x40
+        else:
+            objs = (bytes([0x01, batt]) + b"\x02"
+                    + rng.randrange(1500, 3000).to_bytes(2, "little", signed=True)
+                    + b"\x03" + rng.randrange(3000, 7000).to_bytes(2, "little"))
+            info = 0x40
+        name = d.name if n % 10 == 1 else None
+        if encrypts:
+            data = s.sealed(d, n, objs, info=info | 0x01)
+        else:
+            data = bytes([info, 0x00, n % 256]) + objs  # packet id first
+        adv = Advert(d.mac, adv_data(data, name), rssi=-50 - (i * 13) % 40)
+        if kind == "BTN" or rng.random() < LARGE_REPEAT:
+            pending[i] = adv
+        made += 1
+        yield adv
+
+
+def _crc24_table():
+    table = []
+    for byte in range(256):
+        state = 0
+        for bit in range(8):
+            feedback = (state ^ (byte >> bit)) & 1
+            state >>= 1
+            if feedback:
+                state ^= 0xDA6000
+        table.append(state)
+    return table
+
+
+_CRC24 = _crc24_table()
+_CRC24_INIT = int(f"{0x555555:024b}"[::-1], 2)
+
+
+def crc24_fast(data):
+    """crc24() with a byte table (same result, checked in write_large)."""
+    state = _CRC24_INIT
+    for byte in data:
+        state = (state >> 8) ^ _CRC24[(state ^ byte) & 0xFF]
+    return state.to_bytes(3, "little")
+
+
+def large_nordic_packet(adv, seq, time_us):
+    """nordic_packet() with the table CRC (the same bytes)."""
+    pdu_type = ADV_IND if adv.connectable else ADV_NONCONN_IND
+    payload = adv.addr_le() + adv.data
+    pdu = bytes([pdu_type | (0x40 if adv.random else 0), len(payload)]) + payload
+    ll = struct.pack("<I", ADV_ACCESS_ADDRESS) + pdu + crc24_fast(pdu)
+    firmware_us = (time_us - SET_START_US) % (1 << 32)
+    event = struct.pack("<BBBBHI", 10, 0x01, ADV_CHANNELS[seq % 3], -adv.rssi, 0, firmware_us)
+    header = struct.pack("<HBHB", len(event) + len(ll), 3, seq & 0xFFFF, 0x02)
+    return b"\x00" + header + event + ll
+
+
+LARGE_FRAMES = {  # link -> (LINKTYPE, frame of one advert); one advert per frame and event
+    "nrf-sniffer": (272, large_nordic_packet),
+    "hci-h4": (201, lambda adv, seq, t: h4_phdr(le_adv_report((adv,)))),
+}
+
+
+def write_large(core, out_dir, adverts, devices, encrypted_share=0.3, links=LARGE_LINKS,
+                tag=None):
+    """large-<tag>-<link>.pcap (streamed, same record format as write_pcap) and
+    large-<tag>.keys, the bthome_keys rows of the encrypting devices (also a valid UAT
+    file). Returns the paths."""
+    tag = tag or f"{adverts}-{devices}d-{round(encrypted_share * 100)}enc"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files, written = {}, []
+    for link in links:
+        path = out_dir / f"large-{tag}-{link}.pcap"
+        f = path.open("wb")
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, LARGE_FRAMES[link][0]))
+        files[link] = f
+        written.append(path)
+    for seq, adv in enumerate(large_adverts(core, adverts, devices, encrypted_share)):
+        t = LARGE_START_US + seq * LARGE_STEP_US
+        for link, f in files.items():
+            data = LARGE_FRAMES[link][1](adv, seq, t)
+            if seq < 64 and link == "nrf-sniffer" and data != nordic_packet(adv, seq, t):
+                raise SystemExit("large_nordic_packet differs from nordic_packet")
+            f.write(struct.pack("<IIII", t // 1_000_000, t % 1_000_000, len(data), len(data)))
+            f.write(data)
+    for f in files.values():
+        f.close()
+    keys = [key_row(d.mac, d.key, d.name)
+            for d, _, encrypts in large_devices(devices, encrypted_share) if encrypts]
+    written.append(write_keys(out_dir / f"large-{tag}.keys", keys or ["# no encrypted device"]))
+    return written
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE,
                         help="output folder (default: the captures/ folder)")
     parser.add_argument("--core", type=Path, default=DEFAULT_CORE,
                         help=f"the plugin's core library, to encrypt (default: {DEFAULT_CORE})")
+    parser.add_argument("--large", type=int, metavar="N",
+                        help="write only the large benchmark captures: N adverts "
+                             "(e.g. 1000000) on the nRF Sniffer and HCI link types, into "
+                             "--out (required, not captures/)")
+    parser.add_argument("--devices", type=int, default=50,
+                        help="--large: number of devices (default 50)")
+    parser.add_argument("--encrypted-share", type=float, default=0.3,
+                        help="--large: share of encrypting devices (default 0.3)")
+    parser.add_argument("--links", default=",".join(LARGE_LINKS),
+                        help=f"--large: link types (default {','.join(LARGE_LINKS)})")
+    parser.add_argument("--tag", help="--large: file name tag (default N-Md-Penc)")
     args = parser.parse_args()
+    if args.large is not None:
+        if args.out.resolve() == HERE:
+            parser.error("--large needs --out DIR outside captures/")
+        for path in write_large(Core(args.core), args.out, args.large, args.devices,
+                                args.encrypted_share, args.links.split(","), args.tag):
+            print(path)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     core = Core(args.core)
 
