@@ -308,14 +308,47 @@ static void format_text(const uint8_t *s, size_t len, char *buf, size_t size)
     buf[out] = '\0';
 }
 
+/* raw x 10^-decimals as snprintf(buf, size, "%.*f") writes it (truncated the same way,
+ * same return value), without printf: exact for every raw of the table's types. */
+static int format_scaled_int(int64_t raw, unsigned decimals, char *buf, size_t size)
+{
+    char rev[32];
+    size_t n = 0, out = 0;
+    uint64_t mag = raw < 0 ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw;
+
+    for (unsigned i = 0; i < decimals; i++, mag /= 10)
+        rev[n++] = (char)('0' + mag % 10);
+    if (decimals)
+        rev[n++] = '.';
+    do {
+        rev[n++] = (char)('0' + mag % 10);
+        mag /= 10;
+    } while (mag);
+    if (raw < 0)
+        rev[n++] = '-';
+    for (size_t i = n; i > 0 && out + 1 < size; i--)
+        buf[out++] = rev[i - 1];
+    if (size)
+        buf[out] = '\0';
+    return (int)n;
+}
+
 static void format_number(const bthome_object_t *obj, char *buf, size_t size)
 {
     const bthome_object_def_t *def = obj->def;
-    int n = bthome_factor_decimals(def) == 0
-        ? snprintf(buf, size, "%lld", (long long)obj->raw)
-        : snprintf(buf, size, "%.*f", (int)bthome_factor_decimals(def), obj->value);
-    if (def->unit[0] && n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, " %s", def->unit);
+    unsigned decimals = bthome_factor_decimals(def);
+    /* factors 1, 0.1, 0.01, 0.001: the raw integer with a decimal point (no printf) */
+    int n = decimals == 0 || (bthome_factor_digits(def) == 1 && decimals < 10)
+        ? format_scaled_int(obj->raw, decimals, buf, size)
+        : snprintf(buf, size, "%.*f", (int)decimals, obj->value);
+    size_t unit_len = strlen(def->unit);
+
+    if (unit_len && n > 0 && (size_t)n + 1 + unit_len < size) {
+        buf[n] = ' ';
+        memcpy(buf + n + 1, def->unit, unit_len + 1);
+    } else if (unit_len && n > 0 && (size_t)n < size) {
+        snprintf(buf + n, size - (size_t)n, " %s", def->unit);   /* truncated */
+    }
 }
 
 static void format_word(const bthome_object_t *obj, char *buf, size_t size)

@@ -34,10 +34,18 @@ typedef struct {
     char *mac_text;             /* "54:48:E6:8F:80:A5" or "*" */
     char *name;
     bthome_cipher_t *cipher;
+    uint64_t address;           /* mac as a number: the index key */
+    unsigned row;               /* table order, kept among the rows of one MAC */
 } key_entry_t;
 
+/* Exact entries sorted by MAC (a MAC's rows in table order), then the "*" entries in
+ * table order; exact_index maps a MAC to 1 + its first entry, so that a lookup costs
+ * the same with 5 keys or 5000 (it runs for every advert: the audit asks whether the
+ * device has a key). */
 static key_entry_t *key_entries;
 static unsigned key_entry_count;
+static unsigned wildcard_first;
+static GHashTable *exact_index;
 
 static char *mac_error(const char *text)
 {
@@ -125,11 +133,33 @@ static void free_key_entries(void)
     g_free(key_entries);
     key_entries = NULL;
     key_entry_count = 0;
+    wildcard_first = 0;
+    if (exact_index)
+        g_hash_table_destroy(exact_index);
+    exact_index = NULL;
+}
+
+static uint64_t mac_number(const uint8_t *mac)
+{
+    uint64_t n = 0;
+
+    for (int i = 0; i < BTHOME_MAC_LEN; i++)
+        n = n << 8 | mac[i];
+    return n;
+}
+
+static int by_mac_then_row(const void *a, const void *b)
+{
+    const key_entry_t *x = (const key_entry_t *)a, *y = (const key_entry_t *)b;
+
+    if (x->address != y->address)
+        return x->address < y->address ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
 }
 
 static void add_key_entry(const key_row_t *row, bool wildcard_pass)
 {
-    key_entry_t e = { { 0 }, false, NULL, NULL, NULL };
+    key_entry_t e = { { 0 }, false, NULL, NULL, NULL, 0, 0 };
     uint8_t key[BTHOME_KEY_LEN];
 
     /* A row that update_cb refused stays in the table (Wireshark keeps it): skip it. */
@@ -140,6 +170,8 @@ static void add_key_entry(const key_row_t *row, bool wildcard_pass)
         "%02X:%02X:%02X:%02X:%02X:%02X", e.mac[0], e.mac[1], e.mac[2], e.mac[3], e.mac[4],
         e.mac[5]);
     e.name = g_strdup(row->name ? row->name : "");
+    e.address = mac_number(e.mac);
+    e.row = key_entry_count;
     key_entries[key_entry_count++] = e;
 }
 
@@ -149,8 +181,23 @@ static void key_rows_changed(void)
     key_entries = g_new0(key_entry_t, key_row_count ? key_row_count : 1);
     for (unsigned i = 0; i < key_row_count; i++)
         add_key_entry(&key_rows[i], false);
+    wildcard_first = key_entry_count;
     for (unsigned i = 0; i < key_row_count; i++)
         add_key_entry(&key_rows[i], true);
+    qsort(key_entries, wildcard_first, sizeof *key_entries, by_mac_then_row);
+    exact_index = g_hash_table_new(g_int64_hash, g_int64_equal);
+    for (unsigned i = wildcard_first; i > 0; i--)   /* last insert wins: the first row */
+        g_hash_table_insert(exact_index, &key_entries[i - 1].address, GUINT_TO_POINTER(i));
+}
+
+/* The first exact entry of mac, or wildcard_first when it has none. */
+static unsigned first_exact(const uint8_t *mac)
+{
+    uint64_t address = mac_number(mac);
+    unsigned at = exact_index ? GPOINTER_TO_UINT(g_hash_table_lookup(exact_index, &address))
+                              : 0;
+
+    return at ? at - 1 : wildcard_first;
 }
 
 static bool key_applies(const key_entry_t *e, const uint8_t *mac)
@@ -160,10 +207,7 @@ static bool key_applies(const key_entry_t *e, const uint8_t *mac)
 
 bool bthome_keys_device_has_key(const uint8_t mac[6])
 {
-    for (unsigned i = 0; i < key_entry_count; i++)
-        if (!key_entries[i].wildcard && key_applies(&key_entries[i], mac))
-            return true;
-    return false;
+    return first_exact(mac) < wildcard_first;
 }
 
 bool bthome_keys_decrypt(const uint8_t mac[6], unsigned version, const uint8_t *nonce,
@@ -173,10 +217,12 @@ bool bthome_keys_decrypt(const uint8_t mac[6], unsigned version, const uint8_t *
     static const uint8_t v1_aad = BTHOME_V1_AAD;
 
     *tried = false;
-    for (unsigned i = 0; i < key_entry_count; i++) {
+    for (unsigned i = first_exact(mac); i < key_entry_count; i++) {
         const key_entry_t *e = &key_entries[i];
-        if (!key_applies(e, mac))
+        if (!key_applies(e, mac)) {     /* past this MAC's rows: on to the "*" ones */
+            i = wildcard_first - 1;
             continue;
+        }
         *tried = true;
         if (bthome_ccm_decrypt(e->cipher, nonce, nonce_len, version == 1 ? &v1_aad : NULL,
                                version == 1 ? 1 : 0,

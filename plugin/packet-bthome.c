@@ -275,26 +275,53 @@ static void add_reading(report_t *r, const bthome_object_t *obj, const char *lab
     wmem_array_append_one(r->readings, reading);
 }
 
-/* Adds one v2 object; returns its text for the Info column. */
-static const char *add_object(report_t *r, tvbuff_t *tvb, int start,
-                              const bthome_object_t *obj, const uint8_t *body, int prev_id)
+/* Whether anything shows the objects' text: the Info column, a visible tree (item
+ * labels) or the tap's listeners. tshark -T fields, and -Y in a run that prints no
+ * columns, need none of it: the fields carry the values. */
+static bool text_wanted(const report_t *r)
+{
+    return r->pinfo->cinfo || r->readings || (r->tree && PTREE_DATA(r->tree)->visible);
+}
+
+/* "Temperature", or "Temperature 2" for a second one: the name itself in the common case,
+ * with no copy. */
+static const char *object_label(const bthome_object_t *obj, char *buf, size_t size)
+{
+    if (obj->def && obj->ordinal <= 1)
+        return obj->def->name;
+    bthome_format_label(obj, buf, size);
+    return buf;
+}
+
+/* Adds one v2 object, and its text to the Info column summary. */
+static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_object_t *obj,
+                       const uint8_t *body, int prev_id, bool want_text)
 {
     proto_tree *tree = r->tree;
     packet_info *pinfo = r->pinfo;
-    char label[64];
+    char label_buf[64];
     char text[BTHOME_VALUE_TEXT_MAX];
+    const char *label = object_label(obj, label_buf, sizeof label_buf);
 
-    bthome_format_label(obj, label, sizeof label);
     if (obj->status != BTHOME_OBJ_OK) {
         add_bad_object(tree, pinfo, tvb, start, obj, label);
-        return obj->status == BTHOME_OBJ_UNKNOWN
-            ? wmem_strdup_printf(pinfo->pool, "[unknown object 0x%02x]", obj->id)
-            : wmem_strdup_printf(pinfo->pool, "[%s truncated]", label);
+        if (obj->status == BTHOME_OBJ_UNKNOWN)
+            wmem_strbuf_append_printf(r->summary, "[unknown object 0x%02x]", obj->id);
+        else
+            wmem_strbuf_append_printf(r->summary, "[%s truncated]", label);
+        return;
     }
-    bthome_format_value(obj, body, text, sizeof text);
+    text[0] = '\0';
+    /* firmware versions are string fields whose value is the text */
+    if (want_text || obj->def->kind == BTHOME_KIND_FIRMWARE)
+        bthome_format_value(obj, body, text, sizeof text);
     add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
     add_reading(r, obj, label, text);
-    return wmem_strdup_printf(pinfo->pool, "%s %s", label, text);
+    if (want_text) {
+        wmem_strbuf_append(r->summary, label);
+        wmem_strbuf_append_c(r->summary, ' ');
+        wmem_strbuf_append(r->summary, text);
+    }
 }
 
 /* ---- v1 objects: control byte, ID, value ------------------------------------------ */
@@ -392,7 +419,9 @@ static const char *add_v1_object(report_t *r, tvbuff_t *tvb, int start,
 
 static void add_summary_item(report_t *r, const char *text, bool first)
 {
-    wmem_strbuf_append_printf(r->summary, "%s%s", first ? "" : ", ", text);
+    if (!first)
+        wmem_strbuf_append(r->summary, ", ");
+    wmem_strbuf_append(r->summary, text);
 }
 
 static int add_v1_objects(report_t *r, tvbuff_t *tvb, const uint8_t *body, int len)
@@ -419,6 +448,7 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     bthome_parser_t parser;
     bthome_object_t obj;
     int prev_id = -1, packet_id = -1;
+    bool want_text;
 
     if (len == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, tvb, 0, -1,
@@ -428,10 +458,12 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     }
     if (r->version == 1)
         return add_v1_objects(r, tvb, body, len);
+    want_text = text_wanted(r);
     bthome_parser_init(&parser, body, (size_t)len);
     while (bthome_parser_next(&parser, &obj)) {
-        add_summary_item(r, add_object(r, tvb, body_start + (int)obj.offset, &obj, body,
-                                       prev_id), prev_id < 0);
+        if (prev_id >= 0 && want_text)
+            wmem_strbuf_append(r->summary, ", ");
+        add_object(r, tvb, body_start + (int)obj.offset, &obj, body, prev_id, want_text);
         if (obj.status == BTHOME_OBJ_OK && obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
             packet_id = (int)obj.raw;
         prev_id = obj.id;
@@ -1049,6 +1081,26 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
     return list;
 }
 
+/* The frame's bytes hold "03 16" and a BTHome UUID: an empty BTHome service data AD
+ * structure may be there (the only kind 4.2+ leaves to the postdissector). */
+static bool may_hold_empty_service_data(tvbuff_t *tvb)
+{
+    unsigned len = tvb_captured_length(tvb);
+    const uint8_t *bytes, *p, *end;
+
+    if (len < 4)
+        return false;
+    bytes = p = tvb_get_ptr(tvb, 0, (int)len);
+    end = bytes + len;
+    while ((p = (const uint8_t *)memchr(p, AD_TYPE_SERVICE_DATA_16, (size_t)(end - p)))) {
+        if (p > bytes && p[-1] == AD_SERVICE_DATA_HEADER && end - p >= 3 &&
+            is_bthome_uuid((unsigned)(p[1] | p[2] << 8)))
+            return true;
+        p++;
+    }
+    return false;
+}
+
 /* Wireshark 4.0 has no service-data table: decode every BTHome service data that
  * btcommon dissected. Their places come from the tree on the first pass and are kept
  * with the frame (4.0 only): later passes (tshark -2, the packet list) may build no
@@ -1058,9 +1110,13 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
                                void *data _U_)
 {
     bool keep = !service_data_table_hooked && !PINFO_FD_VISITED(pinfo);
-    located_list_t *list = (located_list_t *)p_get_proto_data(wmem_file_scope(), pinfo,
-                                                              proto_bthome, LOCATED_KEY);
+    located_list_t *list = NULL;
 
+    if (!service_data_table_hooked)
+        list = (located_list_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_bthome,
+                                                  LOCATED_KEY);
+    else if (!tree || !may_hold_empty_service_data(tvb))
+        return 0;   /* 4.2+: spare the search through the tree in (nearly) every frame */
     if (!list && tree) {
         list = locate_service_data(tvb, pinfo, tree, keep ? wmem_file_scope() : pinfo->pool);
         if (list && keep)
