@@ -413,3 +413,18 @@ void bthome_format_label(const bthome_object_t *obj, char *buf, size_t size)
     else
         snprintf(buf, size, "%s", obj->def->name);
 }
+
+void bthome_format_mac(const uint8_t mac[BTHOME_MAC_LEN], char out[BTHOME_MAC_TEXT_LEN])
+{
+    snprintf(out, BTHOME_MAC_TEXT_LEN, "%02X:%02X:%02X:%02X:%02X:%02X",
+             mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
+
+uint64_t bthome_mac_number(const uint8_t mac[BTHOME_MAC_LEN])
+{
+    uint64_t n = 0;
+
+    for (int i = 0; i < BTHOME_MAC_LEN; i++)
+        n = n << 8 | mac[i];
+    return n;
+}

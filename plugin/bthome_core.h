@@ -161,4 +161,10 @@ void bthome_format_label(const bthome_object_t *obj, char *buf, size_t size);
 
 bool bthome_utf8_valid(const uint8_t *s, size_t len);
 
+#define BTHOME_MAC_TEXT_LEN 18  /* "54:48:E6:8F:80:A5" and its NUL */
+/* A display-order MAC as text, upper case with colons. */
+void bthome_format_mac(const uint8_t mac[BTHOME_MAC_LEN], char out[BTHOME_MAC_TEXT_LEN]);
+/* A display-order MAC as a number: a key for device tables. */
+uint64_t bthome_mac_number(const uint8_t mac[BTHOME_MAC_LEN]);
+
 #endif

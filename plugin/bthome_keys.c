@@ -139,15 +139,6 @@ static void free_key_entries(void)
     exact_index = NULL;
 }
 
-static uint64_t mac_number(const uint8_t *mac)
-{
-    uint64_t n = 0;
-
-    for (int i = 0; i < BTHOME_MAC_LEN; i++)
-        n = n << 8 | mac[i];
-    return n;
-}
-
 static int by_mac_then_row(const void *a, const void *b)
 {
     const key_entry_t *x = (const key_entry_t *)a, *y = (const key_entry_t *)b;
@@ -161,16 +152,16 @@ static void add_key_entry(const key_row_t *row, bool wildcard_pass)
 {
     key_entry_t e = { { 0 }, false, NULL, NULL, NULL, 0, 0 };
     uint8_t key[BTHOME_KEY_LEN];
+    char text[BTHOME_MAC_TEXT_LEN];
 
     /* A row that update_cb refused stays in the table (Wireshark keeps it): skip it. */
     if (!bthome_parse_mac(row->mac, e.mac, &e.wildcard) || e.wildcard != wildcard_pass ||
         !bthome_parse_key(row->key, key) || !(e.cipher = bthome_cipher_new(key)))
         return;
-    e.mac_text = e.wildcard ? g_strdup("*") : g_strdup_printf(
-        "%02X:%02X:%02X:%02X:%02X:%02X", e.mac[0], e.mac[1], e.mac[2], e.mac[3], e.mac[4],
-        e.mac[5]);
+    bthome_format_mac(e.mac, text);
+    e.mac_text = g_strdup(e.wildcard ? "*" : text);
     e.name = g_strdup(row->name ? row->name : "");
-    e.address = mac_number(e.mac);
+    e.address = bthome_mac_number(e.mac);
     e.row = key_entry_count;
     key_entries[key_entry_count++] = e;
 }
@@ -193,7 +184,7 @@ static void key_rows_changed(void)
 /* The first exact entry of mac, or wildcard_first when it has none. */
 static unsigned first_exact(const uint8_t *mac)
 {
-    uint64_t address = mac_number(mac);
+    uint64_t address = bthome_mac_number(mac);
     unsigned at = exact_index ? GPOINTER_TO_UINT(g_hash_table_lookup(exact_index, &address))
                               : 0;
 

@@ -26,14 +26,13 @@ static void stats_init(stats_tree *st)
 
 static const char *device_label(packet_info *pinfo, const bthome_advert_t *ad)
 {
-    const uint8_t *m = ad->device;
+    char mac[BTHOME_MAC_TEXT_LEN];
 
     if (!ad->has_device)
         return "(unknown address)";
-    return wmem_strdup_printf(pinfo->pool, "%02X:%02X:%02X:%02X:%02X:%02X%s%s",
-                              m[0], m[1], m[2], m[3], m[4], m[5],
-                              ad->device_name ? " " : "",
-                              ad->device_name ? ad->device_name : "");
+    bthome_format_mac(ad->device, mac);
+    return ad->device_name ? wmem_strdup_printf(pinfo->pool, "%s %s", mac, ad->device_name)
+                           : wmem_strdup(pinfo->pool, mac);
 }
 
 /* "Temperature (°C)": a property with its unit, as the per-property nodes read. */
@@ -194,20 +193,18 @@ static void add_to_row(stat_tap_table *table, unsigned row, double value, uint32
     items[COL_LAST_FRAME].value.uint_value = frame;
 }
 
-static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo,
+static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo _U_,
                                          epan_dissect_t *edt _U_, const void *data,
                                          tap_flags_t flags _U_)
 {
     stat_data_t *stat = (stat_data_t *)tapdata;
     const bthome_advert_t *ad = (const bthome_advert_t *)data;
     stat_tap_table *table = g_array_index(stat->stat_tap_data->tables, stat_tap_table *, 0);
-    const uint8_t *m = ad->device;
-    const char *address;
+    char address[BTHOME_MAC_TEXT_LEN];
 
     if (ad->duplicate || !ad->has_device)
         return TAP_PACKET_DONT_REDRAW;
-    address = wmem_strdup_printf(pinfo->pool, "%02X:%02X:%02X:%02X:%02X:%02X",
-                                 m[0], m[1], m[2], m[3], m[4], m[5]);
+    bthome_format_mac(ad->device, address);
     if (!reading_rows)
         reading_rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (unsigned i = 0; i < ad->reading_count; i++) {

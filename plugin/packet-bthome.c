@@ -499,8 +499,10 @@ static void add_header(report_t *r, bthome_header_status_t status)
 
 static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
 {
-    return wmem_strdup_printf(pinfo->pool, "%02X:%02X:%02X:%02X:%02X:%02X",
-                              mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+    char *text = (char *)wmem_alloc(pinfo->pool, BTHOME_MAC_TEXT_LEN);
+
+    bthome_format_mac(mac, text);
+    return text;
 }
 
 /* Shows the plaintext as its own data source and dissects it like a plaintext advert. */
@@ -616,11 +618,9 @@ typedef struct {
 
 static device_t *device_state(const uint8_t *mac)
 {
-    uint64_t address = 0;
+    uint64_t address = bthome_mac_number(mac);
     device_t *dev;
 
-    for (int i = 0; i < BTHOME_MAC_LEN; i++)
-        address = address << 8 | mac[i];
     dev = (device_t *)wmem_map_lookup(device_histories, &address);
     if (!dev) {
         dev = wmem_new(wmem_file_scope(), device_t);

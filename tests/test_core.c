@@ -935,6 +935,17 @@ static void test_utf8(void)
     cur = "";
 }
 
+static void test_mac_helpers(void)
+{
+    static const uint8_t mac[6] = { 0x54, 0x48, 0xe6, 0x8f, 0x80, 0xa5 };
+    char text[BTHOME_MAC_TEXT_LEN];
+
+    cur = "54:48:E6:8F:80:A5";
+    bthome_format_mac(mac, text);
+    CHECK_STR(text, "54:48:E6:8F:80:A5");
+    CHECK(bthome_mac_number(mac) == 0x5448e68f80a5ULL);
+}
+
 int main(void)
 {
     check_number_cases(sensor_examples, sizeof sensor_examples / sizeof sensor_examples[0]);
@@ -952,6 +963,7 @@ int main(void)
     test_format_buffers();
     test_header();
     test_utf8();
+    test_mac_helpers();
 
     return check_summary();
 }
