@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#define MIN_SIZE(a, b) ((a) < (b) ? (a) : (b))
+
 #define BTHOME_ROW(id_, name_, field_, kind_, type_, len_, factor_, unit_, words_) \
     [id_] = { id_, name_, field_, BTHOME_KIND_##kind_, BTHOME_TYPE_##type_, len_,  \
               factor_, unit_, words_ },
@@ -48,15 +50,63 @@ int64_t bthome_factor_digits(const bthome_object_def_t *def)
     return digits;
 }
 
+/* What the per-object path needs of a row, worked out from its text once, on first use:
+ * the rows are constant, and reading the factor text (or searching the rows for the
+ * field) per object would cost more than the rest of parsing. */
+typedef struct {
+    uint8_t first_id;       /* lowest ID sharing the row's field */
+    uint8_t decimals;
+    bool plain_factor;      /* 1, 0.1, 0.01, ...: formatted without printf */
+    int64_t digits;
+    double divisor;         /* 10^decimals */
+} row_facts_t;
+
+static const row_facts_t *row_facts(uint8_t id)
+{
+    static row_facts_t facts[256];
+    static bool ready;
+    size_t n = sizeof defs_in_order / sizeof defs_in_order[0];
+
+    if (!ready) {
+        for (size_t i = 0; i < n; i++) {
+            const bthome_object_def_t *def = defs_in_order[i];
+            row_facts_t *f = &facts[def->id];
+            size_t j = 0;
+            while (strcmp(defs_in_order[j]->field, def->field) != 0)
+                j++;
+            f->first_id = defs_in_order[j]->id;
+            f->decimals = (uint8_t)bthome_factor_decimals(def);
+            f->digits = bthome_factor_digits(def);
+            f->plain_factor = f->decimals == 0 || (f->digits == 1 && f->decimals < 10);
+            f->divisor = 1.0;
+            for (unsigned k = f->decimals; k > 0; k--)
+                f->divisor *= 10.0;
+        }
+        ready = true;
+    }
+    return &facts[id];
+}
+
 double bthome_scale(const bthome_object_def_t *def, int64_t raw)
 {
-    double divisor = 1.0;
-    for (unsigned i = bthome_factor_decimals(def); i > 0; i--)
-        divisor *= 10.0;
-    return (double)(raw * bthome_factor_digits(def)) / divisor;
+    const row_facts_t *f = row_facts(def->id);
+
+    return (double)(raw * f->digits) / f->divisor;
 }
 
 /* Words are "false|true" for BINARY rows and "value=word|..." for the others. */
+/* The table's word values are plain decimals; strtoll's locale and base handling is not
+ * needed on the per-advert path. */
+static int64_t word_value(const char *w)
+{
+    bool negative = *w == '-';
+    int64_t v = 0;
+
+    for (w += negative; *w >= '0' && *w <= '9'; w++)
+        v = v * 10 + (*w - '0');
+    return negative ? -v : v;
+}
+
 bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
 {
     const char *w = *cursor;
@@ -65,7 +115,7 @@ bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
     const char *end = strchr(w, '|');
     size_t len = end ? (size_t)(end - w) : strlen(w);
     const char *eq = memchr(w, '=', len);
-    out->value = eq ? strtoll(w, NULL, 10) : *index;
+    out->value = eq ? word_value(w) : *index;
     out->word = eq ? eq + 1 : w;
     out->word_len = len - (size_t)(out->word - w);
     *cursor = end ? end + 1 : w + len;
@@ -80,7 +130,11 @@ bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_
     bthome_word_t w;
     while (bthome_words_next(&cursor, &index, &w)) {
         if (w.value == value) {
-            snprintf(buf, size, "%.*s", (int)w.word_len, w.word);
+            size_t n = size ? MIN_SIZE(w.word_len, size - 1) : 0;
+            if (size) {
+                memcpy(buf, w.word, n);
+                buf[n] = '\0';
+            }
             return true;
         }
     }
@@ -160,10 +214,8 @@ void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len)
  * The count sits at the field's first (lowest) ID. */
 unsigned bthome_next_ordinal(uint16_t seen_by_field[256], const bthome_object_def_t *def)
 {
-    size_t i = 0;
-    while (strcmp(defs_in_order[i]->field, def->field) != 0)
-        i++;
-    uint16_t *seen = &seen_by_field[defs_in_order[i]->id];
+    uint16_t *seen = &seen_by_field[row_facts(def->id)->first_id];
+
     if (*seen < UINT16_MAX)
         (*seen)++;
     return *seen;
@@ -336,11 +388,11 @@ static int format_scaled_int(int64_t raw, unsigned decimals, char *buf, size_t s
 static void format_number(const bthome_object_t *obj, char *buf, size_t size)
 {
     const bthome_object_def_t *def = obj->def;
-    unsigned decimals = bthome_factor_decimals(def);
+    const row_facts_t *f = row_facts(def->id);
     /* factors 1, 0.1, 0.01, 0.001: the raw integer with a decimal point (no printf) */
-    int n = decimals == 0 || (bthome_factor_digits(def) == 1 && decimals < 10)
-        ? format_scaled_int(obj->raw, decimals, buf, size)
-        : snprintf(buf, size, "%.*f", (int)decimals, obj->value);
+    int n = f->plain_factor
+        ? format_scaled_int(obj->raw, f->decimals, buf, size)
+        : snprintf(buf, size, "%.*f", (int)f->decimals, obj->value);
     size_t unit_len = strlen(def->unit);
 
     if (unit_len && n > 0 && (size_t)n + 1 + unit_len < size) {
@@ -416,8 +468,17 @@ void bthome_format_label(const bthome_object_t *obj, char *buf, size_t size)
 
 void bthome_format_mac(const uint8_t mac[BTHOME_MAC_LEN], char out[BTHOME_MAC_TEXT_LEN])
 {
-    snprintf(out, BTHOME_MAC_TEXT_LEN, "%02X:%02X:%02X:%02X:%02X:%02X",
-             mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+    static const char hex[] = "0123456789ABCDEF";
+    char *p = out;
+
+    /* by hand: snprintf costs twenty times more, on every encrypted advert */
+    for (int i = 0; i < BTHOME_MAC_LEN; i++) {
+        if (i)
+            *p++ = ':';
+        *p++ = hex[mac[i] >> 4];
+        *p++ = hex[mac[i] & 0x0F];
+    }
+    *p = '\0';
 }
 
 uint64_t bthome_mac_number(const uint8_t mac[BTHOME_MAC_LEN])

@@ -184,10 +184,13 @@ static void key_rows_changed(void)
 /* The first exact entry of mac, or wildcard_first when it has none. */
 static unsigned first_exact(const uint8_t *mac)
 {
-    uint64_t address = bthome_mac_number(mac);
-    unsigned at = exact_index ? GPOINTER_TO_UINT(g_hash_table_lookup(exact_index, &address))
-                              : 0;
+    uint64_t address;
+    unsigned at;
 
+    if (!exact_index || wildcard_first == 0)
+        return wildcard_first;      /* no per-device rows: spare the lookup */
+    address = bthome_mac_number(mac);
+    at = GPOINTER_TO_UINT(g_hash_table_lookup(exact_index, &address));
     return at ? at - 1 : wildcard_first;
 }
 

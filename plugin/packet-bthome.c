@@ -102,6 +102,7 @@ static expert_field ei_bad_format = EI_INIT;
 /* Fields of other dissectors the 4.0 postdissector reads (see dissect_bthome_post). */
 static int hf_eir_ad_type = -1;
 static int hf_hci_bd_addr = -1;
+static int expert_tap = -1;
 
 static int * const info_bits[] = {
     &hf_info_version,
@@ -111,6 +112,55 @@ static int * const info_bits[] = {
     &hf_info_encrypted,
     NULL
 };
+
+/* The Info column text of one report, in the packet's pool: a few appends per object of
+ * every advert, so kept cheaper than wmem_strbuf's. */
+typedef struct {
+    char *text;
+    size_t len, size;
+    wmem_allocator_t *pool;
+} summary_t;
+
+static void summary_init(summary_t *s, wmem_allocator_t *pool)
+{
+    s->pool = pool;
+    s->size = 128;
+    s->len = 0;
+    s->text = (char *)wmem_alloc(pool, s->size);
+    s->text[0] = '\0';
+}
+
+static void summary_append_len(summary_t *s, const char *text, size_t n)
+{
+    if (s->len + n >= s->size) {
+        s->size = MAX(s->size * 2, s->len + n + 1);
+        s->text = (char *)wmem_realloc(s->pool, s->text, s->size);
+    }
+    memcpy(s->text + s->len, text, n);
+    s->len += n;
+    s->text[s->len] = '\0';
+}
+
+static void summary_append(summary_t *s, const char *text)
+{
+    summary_append_len(s, text, strlen(text));
+}
+
+static void summary_append_printf(summary_t *s, const char *format, ...) G_GNUC_PRINTF(2, 3);
+static void summary_append_printf(summary_t *s, const char *format, ...)
+{
+    char text[160];
+    va_list ap;
+    int n;
+
+    va_start(ap, format);
+    n = vsnprintf(text, sizeof text, format, ap);
+    va_end(ap);
+    if (n > 0)
+        summary_append_len(s, text, MIN((size_t)n, sizeof text - 1));
+}
+
+typedef struct device device_t;
 
 /* One BTHome service data being dissected. */
 typedef struct {
@@ -123,8 +173,9 @@ typedef struct {
     const uint8_t *advertiser;  /* the frame's advertiser address, display order, or NULL */
     const uint8_t *device;      /* included MAC, else advertiser: the device's identity */
     const char *device_name;    /* Local Name, or NULL */
+    device_t *state;            /* what the capture told of the device so far */
     bthome_v2_header_t hdr;
-    wmem_strbuf_t *summary;     /* Info column text */
+    summary_t summary;          /* Info column text */
     bthome_audit_input_t audit; /* what the device audit needs to know */
     bool authenticated;         /* a configured key verified the MIC */
     bool audit_skip;            /* MIC failed with the device's key: nothing to trust */
@@ -250,8 +301,15 @@ static proto_tree *add_decoded_object(proto_tree *tree, packet_info *pinfo, tvbu
                                       int start, const bthome_object_t *obj,
                                       const char *label, const char *text, int prev_id)
 {
-    proto_item *item = add_table_value(tree, pinfo, tvb, start, obj, label, text);
-    proto_tree *sub = proto_item_add_subtree(item, ett_object);
+    proto_item *item;
+    proto_tree *sub;
+
+    if (!tree) {    /* runs per object: spare Wireshark's checks of items not added */
+        add_object_problems(pinfo, NULL, obj, prev_id);
+        return NULL;
+    }
+    item = add_table_value(tree, pinfo, tvb, start, obj, label, text);
+    sub = proto_item_add_subtree(item, ett_object);
 
     proto_tree_add_item(sub, hf_object_id, tvb, start, 1, ENC_NA);
     if (obj->def->kind == BTHOME_KIND_DIMMER || obj->def->kind == BTHOME_KIND_COMMAND)
@@ -275,6 +333,14 @@ static void add_reading(report_t *r, const bthome_object_t *obj, const char *lab
     wmem_array_append_one(r->readings, reading);
 }
 
+/* Whether anything shows an expert info's own text: the tree, or listeners of the expert
+ * tap (Expert Information, -z expert). Without either, Wireshark keeps only its severity
+ * (the Expert column), so there is no text to format. */
+static bool expert_text_wanted(const report_t *r)
+{
+    return r->tree || have_tap_listener(expert_tap);
+}
+
 /* Whether anything shows the objects' text: the Info column, a visible tree (item
  * labels) or the tap's listeners. tshark -T fields, and -Y in a run that prints no
  * columns, need none of it: the fields carry the values. */
@@ -293,6 +359,28 @@ static const char *object_label(const bthome_object_t *obj, char *buf, size_t si
     return buf;
 }
 
+/* Appends ", Label text" (no comma for the first) to the Info column summary in one go:
+ * it runs for every object of every advert. */
+static void summary_add_reading(summary_t *summary, bool first, const char *label,
+                                const char *text)
+{
+    char piece[2 + 64 + 1 + BTHOME_VALUE_TEXT_MAX];
+    size_t n = 0;
+    size_t label_len = MIN(strlen(label), (size_t)64);
+    size_t text_len = MIN(strlen(text), (size_t)BTHOME_VALUE_TEXT_MAX);
+
+    if (!first) {
+        piece[n++] = ',';
+        piece[n++] = ' ';
+    }
+    memcpy(piece + n, label, label_len);
+    n += label_len;
+    piece[n++] = ' ';
+    memcpy(piece + n, text, text_len);
+    n += text_len;
+    summary_append_len(summary, piece, n);
+}
+
 /* Adds one v2 object, and its text to the Info column summary. */
 static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_object_t *obj,
                        const uint8_t *body, int prev_id, bool want_text)
@@ -305,10 +393,12 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
 
     if (obj->status != BTHOME_OBJ_OK) {
         add_bad_object(tree, pinfo, tvb, start, obj, label);
+        if (prev_id >= 0)
+            summary_append(&r->summary, ", ");
         if (obj->status == BTHOME_OBJ_UNKNOWN)
-            wmem_strbuf_append_printf(r->summary, "[unknown object 0x%02x]", obj->id);
+            summary_append_printf(&r->summary, "[unknown object 0x%02x]", obj->id);
         else
-            wmem_strbuf_append_printf(r->summary, "[%s truncated]", label);
+            summary_append_printf(&r->summary, "[%s truncated]", label);
         return;
     }
     text[0] = '\0';
@@ -317,11 +407,8 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
         bthome_format_value(obj, body, text, sizeof text);
     add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
     add_reading(r, obj, label, text);
-    if (want_text) {
-        wmem_strbuf_append(r->summary, label);
-        wmem_strbuf_append_c(r->summary, ' ');
-        wmem_strbuf_append(r->summary, text);
-    }
+    if (want_text)
+        summary_add_reading(&r->summary, prev_id < 0, label, text);
 }
 
 /* ---- v1 objects: control byte, ID, value ------------------------------------------ */
@@ -420,8 +507,8 @@ static const char *add_v1_object(report_t *r, tvbuff_t *tvb, int start,
 static void add_summary_item(report_t *r, const char *text, bool first)
 {
     if (!first)
-        wmem_strbuf_append(r->summary, ", ");
-    wmem_strbuf_append(r->summary, text);
+        summary_append(&r->summary, ", ");
+    summary_append(&r->summary, text);
 }
 
 static int add_v1_objects(report_t *r, tvbuff_t *tvb, const uint8_t *body, int len)
@@ -453,7 +540,7 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     if (len == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, tvb, 0, -1,
             r->version == 1 ? "No objects" : "No objects after the device information byte");
-        wmem_strbuf_append(r->summary, "[no objects]");
+        summary_append(&r->summary, "[no objects]");
         return -1;
     }
     if (r->version == 1)
@@ -461,8 +548,6 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     want_text = text_wanted(r);
     bthome_parser_init(&parser, body, (size_t)len);
     while (bthome_parser_next(&parser, &obj)) {
-        if (prev_id >= 0 && want_text)
-            wmem_strbuf_append(r->summary, ", ");
         add_object(r, tvb, body_start + (int)obj.offset, &obj, body, prev_id, want_text);
         if (obj.status == BTHOME_OBJ_OK && obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
             packet_id = (int)obj.raw;
@@ -476,21 +561,24 @@ static void add_header(report_t *r, bthome_header_status_t status)
     const bthome_v2_header_t *hdr = &r->hdr;
     proto_item *item;
 
-    item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 1, hdr->version);
-    proto_item_set_generated(item);
-    item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 1, hdr->encrypted);
-    proto_item_set_generated(item);
-    item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits, ENC_NA);
+    item = NULL;
+    if (r->tree) {  /* per advert: without a tree, go straight to the expert infos */
+        item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 1, hdr->version);
+        proto_item_set_generated(item);
+        item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 1, hdr->encrypted);
+        proto_item_set_generated(item);
+        item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits, ENC_NA);
+    }
     if (hdr->version != 2)
         expert_add_info_format(r->pinfo, item, &ei_bad_version,
             "Version bits say %u, not 2: decoded as v2 anyway", hdr->version);
     if (hdr->reserved)
         expert_add_info_format(r->pinfo, item, &ei_reserved_bits,
             "Reserved device information bits 3-4 set (0x%02x)", hdr->info & BTHOME_INFO_RESERVED);
-    if (hdr->has_mac)
+    if (hdr->has_mac && r->tree)
         proto_tree_add_ether(r->tree, hf_mac, r->tvb, (int)hdr->mac_offset, BTHOME_MAC_LEN,
                              hdr->mac);
-    else if (status == BTHOME_HEADER_MAC_CUT)
+    else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT)
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 1,
             (int)tvb_captured_length(r->tvb) - 1,
             "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
@@ -512,7 +600,7 @@ static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
 
     add_new_data_source(r->pinfo, child, "Decrypted BTHome");
     proto_item_append_text(r->item, " (decrypted)");
-    wmem_strbuf_append(r->summary, "[decrypted] ");
+    summary_append(&r->summary, "[decrypted] ");
     r->authenticated = true;
     r->audit.packet_id = add_objects(r, child, 0);
 }
@@ -534,25 +622,29 @@ static void add_encrypted(report_t *r)
     if (!bthome_split_sealed(tvb_get_ptr(r->tvb, start, (int)len), len, &sealed)) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, r->tvb, start, (int)len,
             "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
-        wmem_strbuf_append(r->summary, "[encrypted, too short]");
+        summary_append(&r->summary, "[encrypted, too short]");
         return;
     }
-    enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_encryption, &enc_item,
-                                 "Encrypted payload");
-    if (sealed.ciphertext_len)
-        proto_tree_add_item(enc, hf_enc_ciphertext, r->tvb, start,
-                            (int)sealed.ciphertext_len, ENC_NA);
-    start += (int)sealed.ciphertext_len;
-    proto_tree_add_item(enc, hf_enc_counter, r->tvb, start, BTHOME_COUNTER_LEN,
-                        ENC_LITTLE_ENDIAN);
-    proto_tree_add_item(enc, hf_enc_mic, r->tvb, start + BTHOME_COUNTER_LEN, BTHOME_MIC_LEN,
-                        ENC_NA);
+    enc = NULL;
+    enc_item = NULL;
+    if (r->tree) {
+        enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_encryption,
+                                     &enc_item, "Encrypted payload");
+        if (sealed.ciphertext_len)
+            proto_tree_add_item(enc, hf_enc_ciphertext, r->tvb, start,
+                                (int)sealed.ciphertext_len, ENC_NA);
+        proto_tree_add_item(enc, hf_enc_counter, r->tvb, start + (int)sealed.ciphertext_len,
+                            BTHOME_COUNTER_LEN, ENC_LITTLE_ENDIAN);
+        proto_tree_add_item(enc, hf_enc_mic, r->tvb,
+                            start + (int)sealed.ciphertext_len + BTHOME_COUNTER_LEN,
+                            BTHOME_MIC_LEN, ENC_NA);
+    }
     r->audit.has_counter = true;
     r->audit.counter = sealed.counter_value;
 
     if (!r->device) {
         expert_add_info(r->pinfo, enc_item, &ei_no_address);
-        wmem_strbuf_append(r->summary, "[encrypted, no address]");
+        summary_append(&r->summary, "[encrypted, no address]");
         return;
     }
     if (r->version == 1)
@@ -576,15 +668,21 @@ static void add_encrypted(report_t *r)
         proto_item_set_generated(item);
         add_decrypted(r, plain, sealed.ciphertext_len);
     } else if (tried) {
-        expert_add_info_format(r->pinfo, enc_item, &ei_mic_failure,
-            "MIC does not verify with the key(s) for %s: wrong key or tampered frame",
-            mac_text(r->pinfo, r->device));
-        wmem_strbuf_append(r->summary, "[encrypted, MIC failure]");
+        if (expert_text_wanted(r))
+            expert_add_info_format(r->pinfo, enc_item, &ei_mic_failure,
+                "MIC does not verify with the key(s) for %s: wrong key or tampered frame",
+                mac_text(r->pinfo, r->device));
+        else
+            expert_add_info(r->pinfo, enc_item, &ei_mic_failure);
+        summary_append(&r->summary, "[encrypted, MIC failure]");
         r->audit_skip = bthome_keys_device_has_key(r->device);
     } else {
-        expert_add_info_format(r->pinfo, enc_item, &ei_no_key,
-            "Encrypted: no key configured for %s", mac_text(r->pinfo, r->device));
-        wmem_strbuf_append(r->summary, "[encrypted, no key]");
+        if (expert_text_wanted(r))
+            expert_add_info_format(r->pinfo, enc_item, &ei_no_key,
+                "Encrypted: no key configured for %s", mac_text(r->pinfo, r->device));
+        else
+            expert_add_info(r->pinfo, enc_item, &ei_no_key);
+        summary_append(&r->summary, "[encrypted, no key]");
     }
 }
 
@@ -592,7 +690,7 @@ static void add_encrypted(report_t *r)
 static void add_body(report_t *r, bthome_header_status_t status)
 {
     if (status == BTHOME_HEADER_MAC_CUT)
-        wmem_strbuf_append(r->summary, "[MAC truncated]");
+        summary_append(&r->summary, "[MAC truncated]");
     else if (r->hdr.encrypted)
         add_encrypted(r);
     else
@@ -604,12 +702,12 @@ static void add_body(report_t *r, bthome_header_status_t status)
 /* Per capture file: device address -> its history. Wireshark empties it between files. */
 static wmem_map_t *device_histories;
 
-typedef struct {
+struct device {
     uint64_t address;
     const char *name;           /* the first Local Name seen, and in which frame */
     uint32_t name_frame;
     bthome_device_history_t history;
-} device_t;
+};
 
 typedef struct {
     bthome_audit_result_t result;
@@ -633,17 +731,85 @@ static device_t *device_state(const uint8_t *mac)
     return dev;
 }
 
-/* Findings are worked out once, on the first pass in capture order, and kept with the
- * frame: the GUI re-dissects packets in any order. */
-static const audit_record_t *audit_report(report_t *r)
+/* Findings are worked out once, on the first pass in capture order, and kept per file:
+ * the GUI re-dissects packets in any order. Kept packed (about 20 bytes per report with
+ * findings, not a proto-data allocation each): an index sorted by frame, as the first
+ * pass meets them, into records of [report, count | unauthenticated << 7] then per
+ * finding [kind | replay << 2 | same_packet_id << 4, prev_frame, prev_counter]. */
+typedef struct {
+    uint32_t frame;
+    uint32_t at;                /* offset of its record in audit_records */
+} audit_index_t;
+
+#define AUDIT_FINDING_BYTES 9
+#define AUDIT_UNAUTHENTICATED 0x80
+
+static GArray *audit_index;         /* per file (init/cleanup routines) */
+static GByteArray *audit_records;   /* per file */
+
+static void audit_keep(uint32_t frame, unsigned report, const audit_record_t *rec)
 {
-    audit_record_t found;
-    audit_record_t *kept;
+    audit_index_t entry = { frame, audit_records->len };
+    uint8_t packed[2 + G_N_ELEMENTS(rec->result.findings) * AUDIT_FINDING_BYTES];
+    size_t n = 0;
+
+    G_STATIC_ASSERT(BTHOME_FINDING_DOWNGRADE < 4 && BTHOME_REPLAY_WRAP < 4);   /* 2 bits each */
+    if (!audit_index || rec->result.count > G_N_ELEMENTS(rec->result.findings))
+        return;
+    if (audit_index->len &&
+        g_array_index(audit_index, audit_index_t, audit_index->len - 1).frame > frame)
+        return;     /* not in capture order: cannot be a first pass */
+    packed[n++] = (uint8_t)report;
+    packed[n++] = (uint8_t)(rec->result.count | (rec->unauthenticated ? AUDIT_UNAUTHENTICATED : 0));
+    for (unsigned i = 0; i < rec->result.count; i++) {
+        const bthome_finding_t *f = &rec->result.findings[i];
+        packed[n++] = (uint8_t)(f->kind | f->replay << 2 | (f->same_packet_id ? 1 : 0) << 4);
+        memcpy(packed + n, &f->prev_frame, 4);
+        memcpy(packed + n + 4, &f->prev_counter, 4);
+        n += 8;
+    }
+    g_byte_array_append(audit_records, packed, (unsigned)n);
+    g_array_append_val(audit_index, entry);
+}
+
+static bool audit_kept(uint32_t frame, unsigned report, audit_record_t *rec)
+{
+    unsigned lo = 0, hi = audit_index ? audit_index->len : 0;
+
+    while (lo < hi) {       /* first entry of the frame */
+        unsigned mid = lo + (hi - lo) / 2;
+        if (g_array_index(audit_index, audit_index_t, mid).frame < frame)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < audit_index->len && g_array_index(audit_index, audit_index_t, lo).frame == frame; lo++) {
+        const uint8_t *p = audit_records->data + g_array_index(audit_index, audit_index_t, lo).at;
+        if (p[0] != (uint8_t)report)
+            continue;
+        memset(rec, 0, sizeof *rec);
+        rec->result.count = MIN(p[1] & 0x7Fu, (unsigned)G_N_ELEMENTS(rec->result.findings));
+        rec->unauthenticated = p[1] & AUDIT_UNAUTHENTICATED;
+        p += 2;
+        for (unsigned i = 0; i < rec->result.count; i++, p += AUDIT_FINDING_BYTES) {
+            bthome_finding_t *f = &rec->result.findings[i];
+            f->kind = (bthome_finding_kind_t)(p[0] & 0x3);
+            f->replay = (bthome_replay_kind_t)(p[0] >> 2 & 0x3);
+            f->same_packet_id = p[0] >> 4 & 1;
+            memcpy(&f->prev_frame, p + 1, 4);
+            memcpy(&f->prev_counter, p + 5, 4);
+        }
+        return true;
+    }
+    return false;
+}
+
+static bool audit_report(report_t *r, audit_record_t *rec)
+{
     bool keyed;
 
     if (PINFO_FD_VISITED(r->pinfo))
-        return (const audit_record_t *)p_get_proto_data(wmem_file_scope(), r->pinfo,
-                                                        proto_bthome, r->report);
+        return audit_kept(r->pinfo->num, r->report, rec);
     keyed = bthome_keys_device_has_key(r->device);
     r->audit.frame = r->pinfo->num;
     r->audit.digest = bthome_digest(tvb_get_ptr(r->tvb, 0, -1), tvb_captured_length(r->tvb));
@@ -652,14 +818,12 @@ static const audit_record_t *audit_report(report_t *r)
     /* Only what a key verified enters a keyed device's history: a forged frame must not
      * poison it. */
     r->audit.keep = !keyed || r->authenticated;
-    bthome_audit_advert(&device_state(r->device)->history, &r->audit, &found.result);
-    if (found.result.count == 0)
-        return NULL;
-    found.unauthenticated = r->hdr.encrypted && !r->authenticated;
-    kept = wmem_new(wmem_file_scope(), audit_record_t);
-    *kept = found;
-    p_add_proto_data(wmem_file_scope(), r->pinfo, proto_bthome, r->report, kept);
-    return kept;
+    bthome_audit_advert(&r->state->history, &r->audit, &rec->result);
+    if (rec->result.count == 0)
+        return false;
+    rec->unauthenticated = r->hdr.encrypted && !r->authenticated;
+    audit_keep(r->pinfo->num, r->report, rec);
+    return true;
 }
 
 static const char *replay_text(packet_info *pinfo, const bthome_finding_t *f, uint32_t counter)
@@ -720,35 +884,40 @@ static const struct {
 
 static void add_findings(report_t *r, const audit_record_t *rec)
 {
+    bool want_text = expert_text_wanted(r);
+
     for (unsigned i = 0; i < rec->result.count; i++) {
         const bthome_finding_t *f = &rec->result.findings[i];
-        const char *text = finding_text(r, f);
         proto_item *at = r->item;
 
         if (f->prev_frame) {
             at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, r->tvb, 0, 0, f->prev_frame);
             proto_item_set_generated(at);
         }
-        if (rec->unauthenticated && f->kind != BTHOME_FINDING_DUPLICATE)
-            text = wmem_strdup_printf(r->pinfo->pool,
-                "%s (counter unauthenticated: no key for this device)", text);
-        expert_add_info_format(r->pinfo, at, finding_display[f->kind].ei, "%s", text);
-        wmem_strbuf_append_printf(r->summary, " [%s]", finding_display[f->kind].marker);
+        if (want_text) {
+            const char *text = finding_text(r, f);
+            if (rec->unauthenticated && f->kind != BTHOME_FINDING_DUPLICATE)
+                text = wmem_strdup_printf(r->pinfo->pool,
+                    "%s (counter unauthenticated: no key for this device)", text);
+            expert_add_info_format(r->pinfo, at, finding_display[f->kind].ei, "%s", text);
+        } else {
+            expert_add_info(r->pinfo, at, finding_display[f->kind].ei);
+        }
+        summary_append(&r->summary, " [");
+        summary_append(&r->summary, finding_display[f->kind].marker);
+        summary_append(&r->summary, "]");
     }
 }
 
 static void audit(report_t *r)
 {
-    const audit_record_t *rec;
+    audit_record_t rec;
 
-    if (!r->device || r->audit_skip)
+    if (!r->state || r->audit_skip || !audit_report(r, &rec))
         return;
-    rec = audit_report(r);
-    if (!rec)
-        return;
-    add_findings(r, rec);
-    for (unsigned i = 0; i < rec->result.count; i++)
-        r->duplicate = r->duplicate || rec->result.findings[i].kind == BTHOME_FINDING_DUPLICATE;
+    add_findings(r, &rec);
+    for (unsigned i = 0; i < rec.result.count; i++)
+        r->duplicate = r->duplicate || rec.result.findings[i].kind == BTHOME_FINDING_DUPLICATE;
 }
 
 /* ---- Device identity --------------------------------------------------------------- */
@@ -814,10 +983,13 @@ static void add_device(report_t *r)
 
     if (!r->device)
         return;
-    item = proto_tree_add_ether(r->tree, hf_device, r->tvb, 0, 0, r->device);
-    proto_item_set_generated(item);
-    r->device_name = device_name(r, device_state(r->device));
-    if (!r->device_name)
+    if (r->tree) {
+        item = proto_tree_add_ether(r->tree, hf_device, r->tvb, 0, 0, r->device);
+        proto_item_set_generated(item);
+    }
+    r->state = device_state(r->device);
+    r->device_name = device_name(r, r->state);
+    if (!r->device_name || !r->tree)
         return;
     item = proto_tree_add_string(r->tree, hf_device_name, r->tvb, 0, 0, r->device_name);
     proto_item_set_generated(item);
@@ -869,7 +1041,7 @@ static void add_v2(report_t *r)
     if (status == BTHOME_HEADER_EMPTY) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
             "Empty service data: no device information byte");
-        wmem_strbuf_append(r->summary, "[empty]");
+        summary_append(&r->summary, "[empty]");
         return;
     }
     r->device = r->hdr.has_mac ? r->hdr.mac : r->advertiser;
@@ -898,7 +1070,7 @@ static void add_v1(report_t *r, bool encrypted)
     if (tvb_captured_length(r->tvb) == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
             "Empty service data: no objects");
-        wmem_strbuf_append(r->summary, "[empty]");
+        summary_append(&r->summary, "[empty]");
         return;
     }
     if (encrypted)
@@ -915,26 +1087,32 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
 {
     report_t r;
 
+    /* A tree that shows nothing of BTHome (not visible, no BTHome field in a filter or
+     * column; 4.0 builds one for every frame for its postdissectors): build none. */
+    if (tree && !proto_field_is_referenced(tree, proto_bthome))
+        tree = NULL;
     memset(&r, 0, sizeof r);
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
     r.tvb = tvb;
     r.pinfo = pinfo;
     r.report = next_report(pinfo);
     r.advertiser = advertiser;
-    r.summary = wmem_strbuf_new(pinfo->pool, "");
+    summary_init(&r.summary, pinfo->pool);
     if (have_tap_listener(bthome_tap))
         r.readings = wmem_array_new(pinfo->pool, sizeof(bthome_reading_t));
     r.audit.packet_id = -1;
-    r.item = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
-    r.tree = proto_item_add_subtree(r.item, ett_bthome);
-    proto_item_set_text(r.item, "BTHome v%u", r.version);
+    if (tree) {
+        r.item = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
+        r.tree = proto_item_add_subtree(r.item, ett_bthome);
+        proto_item_set_text(r.item, "BTHome v%u", r.version);
+    }
     if (r.version == 2)
         add_v2(&r);
     else
         add_v1(&r, uuid == BTHOME_UUID_V1_ENCRYPTED);
     queue_tap(&r);
     col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
-    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", wmem_strbuf_get_str(r.summary));
+    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", r.summary.text);
     return (int)tvb_captured_length(tvb);
 }
 
@@ -1000,31 +1178,25 @@ static void free_frame_fields(GPtrArray *fields)
         g_ptr_array_free(fields, TRUE);
 }
 
-static const uint8_t *hci_report_address(proto_tree *tree, packet_info *pinfo, tvbuff_t *ds,
-                                         int start)
+static int hci_report_address(proto_tree *tree, tvbuff_t *ds, int start)
 {
     GPtrArray *addrs = frame_fields(tree, hf_hci_bd_addr);
-    const field_info *best = NULL;
-    uint8_t *mac = NULL;
+    int best = -1;
 
     for (unsigned i = 0; addrs && i < addrs->len; i++) {
         const field_info *fi = (const field_info *)g_ptr_array_index(addrs, i);
         if (fi->ds_tvb == ds && fi->length == BTHOME_MAC_LEN && fi->start < start &&
-            (!best || fi->start > best->start))
-            best = fi;
-    }
-    if (best) {
-        mac = (uint8_t *)wmem_alloc(pinfo->pool, BTHOME_MAC_LEN);
-        for (int i = 0; i < BTHOME_MAC_LEN; i++)
-            mac[i] = tvb_get_uint8(ds, best->start + BTHOME_MAC_LEN - 1 - i);
+            fi->start > best)
+            best = fi->start;
     }
     free_frame_fields(addrs);
-    return mac;
+    return best;
 }
 
 /* A BTHome service data in the frame: where (after the UUID), which UUID, whose. */
 typedef struct {
     uint16_t start, length, uuid;
+    uint16_t address_at;        /* 1 + offset of the HCI report address; 0: the link's */
     bool has_advertiser;
     uint8_t advertiser[BTHOME_MAC_LEN];
 } located_t;
@@ -1034,7 +1206,98 @@ typedef struct {
     located_t at[];
 } located_list_t;
 
-#define LOCATED_KEY 0   /* file-scope proto data; audit records use 1, 2, ... */
+/* 4.0: where each frame's BTHome service data sit, kept from the first pass for later
+ * passes without a tree (tshark -2, the GUI's packet list). 4 bytes per frame, in pages
+ * allocated as frames come: the service data's offset (bits 0-15) and address_at (bits
+ * 16-30); the rest is read back from the frame. Bit 31: several, or offsets too large to
+ * pack (HCI multi-report events): their list is in located_lists. 0: no BTHome. */
+#define LOCATED_PAGE_FRAMES 4096
+#define LOCATED_LISTED 0x80000000u
+static GPtrArray *located_pages;        /* per file (init/cleanup routines) */
+static wmem_map_t *located_lists;       /* per file: frame number -> located_list_t */
+
+static uint32_t *located_slot(uint32_t frame, bool create)
+{
+    unsigned page = frame / LOCATED_PAGE_FRAMES;
+
+    if (!located_pages)
+        return NULL;
+    if (page >= located_pages->len) {
+        if (!create)
+            return NULL;
+        g_ptr_array_set_size(located_pages, (int)page + 1);
+    }
+    if (!g_ptr_array_index(located_pages, page)) {
+        if (!create)
+            return NULL;
+        g_ptr_array_index(located_pages, page) = g_new0(uint32_t, LOCATED_PAGE_FRAMES);
+    }
+    return (uint32_t *)g_ptr_array_index(located_pages, page) + frame % LOCATED_PAGE_FRAMES;
+}
+
+/* The advertiser for a located service data: the HCI report's, else the link's. */
+static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *pinfo)
+{
+    const uint8_t *link = link_advertiser(pinfo);
+
+    at->has_advertiser = at->address_at || link;
+    if (at->address_at) {
+        for (int i = 0; i < BTHOME_MAC_LEN; i++)     /* the wire holds it reversed */
+            at->advertiser[i] = tvb_get_uint8(frame, at->address_at - 1 + BTHOME_MAC_LEN - 1 - i);
+    } else if (link) {
+        memcpy(at->advertiser, link, BTHOME_MAC_LEN);
+    }
+}
+
+/* The service data whose UUID ends right before start, as its AD structure says. */
+static bool located_from_frame(tvbuff_t *frame, uint16_t start, located_t *at)
+{
+    unsigned frame_len = tvb_captured_length(frame);
+    unsigned ad_len;
+
+    /* length byte, type 0x16, UUID, then the service data */
+    if (start < AD_SERVICE_DATA_HEADER + 1 || start > frame_len)
+        return false;
+    ad_len = tvb_get_uint8(frame, start - AD_SERVICE_DATA_HEADER - 1);
+    if (ad_len < AD_SERVICE_DATA_HEADER)
+        return false;
+    at->start = start;
+    at->uuid = tvb_get_letohs(frame, start - 2);
+    at->length = (uint16_t)MIN(frame_len - start, ad_len - AD_SERVICE_DATA_HEADER);
+    return true;
+}
+
+static void located_keep(packet_info *pinfo, const located_list_t *list)
+{
+    uint32_t *slot = located_slot(pinfo->num, true);
+    const located_t *at = &list->at[0];
+
+    if (list->count == 1 && at->address_at < 0x8000) {
+        *slot = at->start | (uint32_t)at->address_at << 16;
+        return;
+    }
+    *slot = LOCATED_LISTED;
+    wmem_map_insert(located_lists, GUINT_TO_POINTER(pinfo->num),
+        wmem_memdup(wmem_file_scope(), list, sizeof *list + list->count * sizeof(located_t)));
+}
+
+static located_list_t *located_kept(tvbuff_t *frame, packet_info *pinfo)
+{
+    uint32_t *slot = located_slot(pinfo->num, false);
+    located_list_t *list;
+
+    if (!slot || !*slot)
+        return NULL;
+    if (*slot & LOCATED_LISTED)
+        return (located_list_t *)wmem_map_lookup(located_lists, GUINT_TO_POINTER(pinfo->num));
+    list = (located_list_t *)wmem_alloc0(pinfo->pool, sizeof *list + sizeof(located_t));
+    if (!located_from_frame(frame, (uint16_t)(*slot & 0xFFFF), &list->at[0]))
+        return NULL;
+    list->at[0].address_at = (uint16_t)(*slot >> 16);
+    located_set_advertiser(&list->at[0], frame, pinfo);
+    list->count = 1;
+    return list;
+}
 
 /* The BTHome service data AD structures btcommon dissected in this frame's tree (4.2+:
  * only the empty ones, which it does not hand to the table). */
@@ -1049,7 +1312,7 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
         field_info *fi = (field_info *)g_ptr_array_index(types, i);
         int start = fi->start;
         unsigned ad_len;
-        const uint8_t *advertiser;
+        int address;
         located_t *at;
 
         if (fi->ds_tvb != frame || start < 1 ||
@@ -1068,12 +1331,9 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
         at->length = (uint16_t)MIN(tvb_captured_length_remaining(frame, at->start),
                                    (int)ad_len - AD_SERVICE_DATA_HEADER);
         at->uuid = tvb_get_letohs(frame, start + 1);
-        advertiser = hci_report_address(tree, pinfo, frame, start);
-        if (!advertiser)
-            advertiser = link_advertiser(pinfo);
-        at->has_advertiser = advertiser != NULL;
-        if (advertiser)
-            memcpy(at->advertiser, advertiser, BTHOME_MAC_LEN);
+        address = hci_report_address(tree, frame, start);
+        at->address_at = (uint16_t)(address >= 0 ? MIN(address + 1, 0xFFFF) : 0);
+        located_set_advertiser(at, frame, pinfo);
     }
     free_frame_fields(types);
     if (list)
@@ -1113,14 +1373,13 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
     located_list_t *list = NULL;
 
     if (!service_data_table_hooked)
-        list = (located_list_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_bthome,
-                                                  LOCATED_KEY);
+        list = located_kept(tvb, pinfo);
     else if (!tree || !may_hold_empty_service_data(tvb))
         return 0;   /* 4.2+: spare the search through the tree in (nearly) every frame */
     if (!list && tree) {
-        list = locate_service_data(tvb, pinfo, tree, keep ? wmem_file_scope() : pinfo->pool);
+        list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
         if (list && keep)
-            p_add_proto_data(wmem_file_scope(), pinfo, proto_bthome, LOCATED_KEY, list);
+            located_keep(pinfo, list);
     }
     for (unsigned i = 0; list && i < list->count; i++) {
         const located_t *at = &list->at[i];
@@ -1131,6 +1390,29 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 }
 
 /* ---- Registration --------------------------------------------------------------- */
+
+static void bthome_init(void)
+{
+    /* registered after the handoffs, so looked up here */
+    expert_tap = find_tap_id("expert");
+    if (!service_data_table_hooked)
+        located_pages = g_ptr_array_new_with_free_func(g_free);
+    audit_index = g_array_new(FALSE, FALSE, (unsigned)sizeof(audit_index_t));
+    audit_records = g_byte_array_new();
+}
+
+static void bthome_cleanup(void)
+{
+    if (located_pages)
+        g_ptr_array_free(located_pages, TRUE);
+    located_pages = NULL;
+    if (audit_index)
+        g_array_free(audit_index, TRUE);
+    audit_index = NULL;
+    if (audit_records)
+        g_byte_array_free(audit_records, TRUE);
+    audit_records = NULL;
+}
 
 /* Narrowest integer type holding every row of a field. */
 static enum ftenum integer_type(int64_t min, int64_t max)
@@ -1402,6 +1684,10 @@ static void proto_register_bthome(void)
     bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
     device_histories = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
                                               g_int64_hash, g_int64_equal);
+    located_lists = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
+                                           g_direct_hash, g_direct_equal);
+    register_init_routine(bthome_init);
+    register_cleanup_routine(bthome_cleanup);
 }
 
 static void proto_reg_handoff_bthome(void)
