@@ -162,6 +162,11 @@ static void summary_append_printf(summary_t *s, const char *format, ...)
 
 typedef struct device device_t;
 
+static int *const encryption_fields[] = {
+    &hf_enc_ciphertext, &hf_enc_counter, &hf_enc_mic, &hf_enc_nonce, &hf_enc_decrypted,
+    &hf_enc_key_mac, NULL
+};
+
 /* One BTHome service data being dissected. */
 typedef struct {
     unsigned version;           /* 1 or 2 */
@@ -184,6 +189,22 @@ typedef struct {
 } report_t;
 
 /* ---- Tree building ------------------------------------------------------------ */
+
+/* Whether an item of field hf can matter. A tree that is not shown only feeds filters and
+ * columns: Wireshark fakes the items they do not reference, but still at a cost per call,
+ * and BTHome adds several per object. */
+static bool field_wanted(proto_tree *tree, int hf)
+{
+    return tree && proto_field_is_referenced(tree, hf);
+}
+
+static bool any_field_wanted(proto_tree *tree, int *const *hfs)
+{
+    for (; *hfs; hfs++)
+        if (field_wanted(tree, **hfs))
+            return true;
+    return false;
+}
 
 static proto_item *add_table_value(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
                                    int start, const bthome_object_t *obj,
@@ -295,6 +316,18 @@ static void add_bad_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, 
             "%s: needs %u value bytes, only %u remain", label, obj->def->length, avail);
 }
 
+static bool object_wanted(proto_tree *tree, const bthome_object_t *obj)
+{
+    static int *const event_fields[] = {
+        &hf_dimmer_steps, &hf_command_length, &hf_command_args, &hf_command_steps, NULL
+    };
+
+    return field_wanted(tree, hf_table[table_field_of_id[obj->id]]) ||
+           field_wanted(tree, hf_object_id) ||
+           ((obj->def->kind == BTHOME_KIND_DIMMER || obj->def->kind == BTHOME_KIND_COMMAND) &&
+            any_field_wanted(tree, event_fields));
+}
+
 /* A decoded object (v2, or the v2 view of a v1 object) starting with its ID byte at
  * start: the value item, with the ID beneath. Returns that subtree. */
 static proto_tree *add_decoded_object(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
@@ -304,8 +337,8 @@ static proto_tree *add_decoded_object(proto_tree *tree, packet_info *pinfo, tvbu
     proto_item *item;
     proto_tree *sub;
 
-    if (!tree) {    /* runs per object: spare Wireshark's checks of items not added */
-        add_object_problems(pinfo, NULL, obj, prev_id);
+    if (!object_wanted(tree, obj)) {   /* runs per object: spare items nobody sees */
+        add_object_problems(pinfo, tree ? proto_tree_get_parent(tree) : NULL, obj, prev_id);
         return NULL;
     }
     item = add_table_value(tree, pinfo, tvb, start, obj, label, text);
@@ -567,7 +600,11 @@ static void add_header(report_t *r, bthome_header_status_t status)
         proto_item_set_generated(item);
         item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 1, hdr->encrypted);
         proto_item_set_generated(item);
-        item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits, ENC_NA);
+        if (field_wanted(r->tree, hf_info) || any_field_wanted(r->tree, info_bits))
+            item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits,
+                                          ENC_NA);
+        else
+            item = r->item;     /* expert infos of the byte still need an anchor */
     }
     if (hdr->version != 2)
         expert_add_info_format(r->pinfo, item, &ei_bad_version,
@@ -626,8 +663,8 @@ static void add_encrypted(report_t *r)
         return;
     }
     enc = NULL;
-    enc_item = NULL;
-    if (r->tree) {
+    enc_item = r->item;     /* anchors the expert infos when the subtree is not built */
+    if (any_field_wanted(r->tree, encryption_fields)) {
         enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_encryption,
                                      &enc_item, "Encrypted payload");
         if (sealed.ciphertext_len)
@@ -1087,9 +1124,11 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
 {
     report_t r;
 
-    /* A tree that shows nothing of BTHome (not visible, no BTHome field in a filter or
-     * column; 4.0 builds one for every frame for its postdissectors): build none. */
-    if (tree && !proto_field_is_referenced(tree, proto_bthome))
+    /* A tree that shows nothing of BTHome (not visible, no BTHome or expert field in a
+     * filter or column, the _ws.expert ones needing our expert items; 4.0 builds one for
+     * every frame for its postdissectors): build none. */
+    if (tree && !proto_field_is_referenced(tree, proto_bthome) &&
+        (proto_expert <= 0 || !proto_field_is_referenced(tree, proto_expert)))
         tree = NULL;
     memset(&r, 0, sizeof r);
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;

@@ -14,7 +14,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsrun import IsolatedTshark  # noqa: E402
+from wsrun import IsolatedTshark, key_options  # noqa: E402
 
 # Stats trees keep single-precision floats and print averages with 2 decimals; the
 # readings table prints 6 significant digits.
@@ -99,11 +99,7 @@ def main():
     args = ap.parse_args()
     with open(args.stats, encoding="utf-8") as f:
         want = json.load(f)
-    options = []
-    if args.keys:
-        with open(args.keys, encoding="utf-8") as f:
-            options = [a for row in f if row.strip()
-                       for a in ("-o", "uat:bthome_keys:" + row.strip())]
+    options = key_options(args.keys)
     with IsolatedTshark(args.plugin) as ws:
         out = ws.run(["-n", "-q", "-r", args.capture, "-z", "bthome,tree",
                       "-z", "bthome,readings", *options]).stdout

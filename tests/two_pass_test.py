@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wsrun import IsolatedTshark  # noqa: E402
+from wsrun import IsolatedTshark, key_options  # noqa: E402
 
 
 def main():
@@ -19,11 +19,7 @@ def main():
     ap.add_argument("--capture", required=True)
     ap.add_argument("--keys")
     args = ap.parse_args()
-    options = []
-    if args.keys:
-        with open(args.keys, encoding="utf-8") as f:
-            options = [a for row in f if row.strip()
-                       for a in ("-o", "uat:bthome_keys:" + row.strip())]
+    options = key_options(args.keys)
     with IsolatedTshark(args.plugin) as ws:
         one = ws.run(["-n", "-r", args.capture, *options]).stdout.splitlines()
         two = ws.run(["-2", "-n", "-r", args.capture, *options]).stdout.splitlines()

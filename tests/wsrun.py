@@ -99,6 +99,16 @@ class IsolatedTshark:
         return proc
 
 
+def key_options(keys_file):
+    """tshark options giving the rows of a captures/<set>.keys file to the keys table
+    (none for None)."""
+    if not keys_file:
+        return []
+    with open(keys_file, encoding="utf-8") as f:
+        return [a for row in f if row.strip()
+                for a in ("-o", "uat:bthome_keys:" + row.strip())]
+
+
 def marked_section(path, start, end):
     """(head, section, tail) of a text file around a section between two marker lines."""
     with open(path, encoding="utf-8") as f:

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""The plugin builds no BTHome tree when nothing would see it (a tree that is not shown
+and has no BTHome or expert field in a filter). Whatever does look at it must still find
+it: display filters on BTHome fields, on its expert infos (bthome.expert.*, and the
+generic _ws.expert.* ones) and the expert tap (-z expert) give in a summary run what they
+give when the whole tree is built and shown (-V).
+
+    tree_consumers_test.py --plugin bthome.so --capture captures/X.pcap [--keys X.keys]
+                           [--filter F ...]
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wsrun import IsolatedTshark, key_options  # noqa: E402
+
+FILTERS = [
+    "bthome",
+    "bthome.temperature > 25",
+    "bthome.info.encrypted == 1",
+    "bthome.object_id == 0x02",
+    "bthome.encryption.counter == 101",
+    "bthome.encryption.prev_frame",
+    "bthome.expert.duplicate",
+    "bthome.expert.no_key",
+    "bthome.expert.downgrade",
+    "_ws.expert",
+    '_ws.expert.message contains "Retransmission"',
+    '_ws.expert.message contains "no key configured for"',
+]
+
+def summary_frames(ws, capture, options, dfilter):
+    out = ws.run(["-n", "-r", capture, "-Y", dfilter, *options]).stdout
+    return [int(line.split()[0]) for line in out.splitlines() if line.strip()]
+
+
+def shown_tree_frames(ws, capture, options, dfilter):
+    out = ws.run(["-n", "-V", "-r", capture, "-Y", dfilter, *options]).stdout
+    return [int(n) for n in re.findall(r"^Frame (\d+):", out, re.M)]
+
+
+def expert_tap(ws, capture, options, dfilter=None):
+    args = ["-n", "-q", "-z", "expert", "-r", capture, *options]
+    if dfilter:
+        args += ["-Y", dfilter]
+    return ws.run(args).stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--capture", required=True)
+    ap.add_argument("--keys")
+    ap.add_argument("--filter", action="append",
+                    help="check these filters instead of the built-in ones (repeatable)")
+    args = ap.parse_args()
+    options = key_options(args.keys)
+    failures = []
+    with IsolatedTshark(args.plugin) as ws:
+        for dfilter in args.filter or FILTERS:
+            quiet = summary_frames(ws, args.capture, options, dfilter)
+            shown = shown_tree_frames(ws, args.capture, options, dfilter)
+            verdict = "ok" if quiet == shown and shown else "FAIL"
+            print(f"{verdict} -Y '{dfilter}': {len(quiet)} frames in a summary run, "
+                  f"{len(shown)} with the tree shown")
+            if verdict != "ok":
+                failures.append(dfilter)
+        # the same expert tap output whether or not a filter makes the tree be built
+        plain = expert_tap(ws, args.capture, options)
+        built = expert_tap(ws, args.capture, options, "bthome || !bthome")
+        texts = re.findall(r"BTHome\s+(.+)", plain)
+        ok = plain == built and (bool(args.filter) or any(
+            re.search(r"[0-9A-F]{2}(:[0-9A-F]{2}){5}", t) for t in texts))
+        print(f"{'ok' if ok else 'FAIL'} -z expert: {len(texts)} BTHome lines, "
+              f"{'same' if plain == built else 'different'} with the tree built")
+        if not ok:
+            failures.append("-z expert")
+            print(plain)
+            print(built)
+    if failures:
+        print(f"FAIL {args.capture}: {len(failures)} consumer(s) see less of BTHome")
+        return 1
+    print(f"ok {args.capture}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
