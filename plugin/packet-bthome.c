@@ -206,6 +206,8 @@ static bool any_field_wanted(proto_tree *tree, int *const *hfs)
     return false;
 }
 
+/* The object's value item. Its label ("Temperature 2: 25.06 °C") is written only in a
+ * tree that is shown: elsewhere (filters, columns) only the value counts. */
 static proto_item *add_table_value(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
                                    int start, const bthome_object_t *obj,
                                    const char *label, const char *text)
@@ -214,44 +216,47 @@ static proto_item *add_table_value(proto_tree *tree, packet_info *pinfo, tvbuff_
     int len = (int)obj->length;
     int value_start = start + (int)(obj->value_offset - obj->offset);
     int value_len = (int)obj->value_length;
+    proto_item *item;
 
     switch (table_field_type[table_field_of_id[obj->id]]) {
     case FT_DOUBLE:
-        return proto_tree_add_double_format(tree, hf, tvb, start, len, obj->value,
-                                            "%s: %s", label, text);
+        item = proto_tree_add_double(tree, hf, tvb, start, len, obj->value);
+        break;
     case FT_BOOLEAN:
-        return proto_tree_add_boolean_format(tree, hf, tvb, start, len, obj->raw != 0,
-                                             "%s: %s", label, text);
+        item = proto_tree_add_boolean(tree, hf, tvb, start, len, obj->raw != 0);
+        break;
     case FT_INT8: case FT_INT16: case FT_INT24: case FT_INT32:
-        return proto_tree_add_int_format(tree, hf, tvb, start, len, (int32_t)obj->raw,
-                                         "%s: %s", label, text);
+        item = proto_tree_add_int(tree, hf, tvb, start, len, (int32_t)obj->raw);
+        break;
     case FT_INT64:
-        return proto_tree_add_int64_format(tree, hf, tvb, start, len, obj->raw,
-                                           "%s: %s", label, text);
+        item = proto_tree_add_int64(tree, hf, tvb, start, len, obj->raw);
+        break;
     case FT_ABSOLUTE_TIME: {
         nstime_t ts = { (time_t)obj->raw, 0 };
-        return proto_tree_add_time_format(tree, hf, tvb, start, len, &ts,
-                                          "%s: %s", label, text);
+        item = proto_tree_add_time(tree, hf, tvb, start, len, &ts);
+        break;
     }
-    case FT_STRING: {
+    case FT_STRING:
         /* text keeps Wireshark's own UTF-8 reading; firmware is the dotted form */
-        const char *value = obj->def->kind == BTHOME_KIND_TEXT
-            ? (const char *)tvb_get_string_enc(pinfo->pool, tvb, value_start, value_len,
-                                               ENC_UTF_8)
-            : text;
-        return proto_tree_add_string_format(tree, hf, tvb, start, len, value,
-                                            "%s: %s", label, text);
-    }
-    case FT_BYTES: {
-        proto_item *item = proto_tree_add_bytes_with_length(tree, hf, tvb, start, len,
+        item = proto_tree_add_string(tree, hf, tvb, start, len,
+            obj->def->kind == BTHOME_KIND_TEXT
+                ? (const char *)tvb_get_string_enc(pinfo->pool, tvb, value_start, value_len,
+                                                   ENC_UTF_8)
+                : text);
+        break;
+    case FT_BYTES:
+        item = proto_tree_add_bytes_with_length(tree, hf, tvb, start, len,
             value_len ? tvb_get_ptr(tvb, value_start, value_len) : NULL, value_len);
-        proto_item_set_text(item, "%s: %s", label, value_len ? text : "<empty>");
-        return item;
-    }
+        if (!value_len)
+            text = "<empty>";
+        break;
     default:
-        return proto_tree_add_uint_format(tree, hf, tvb, start, len, (uint32_t)obj->raw,
-                                          "%s: %s", label, text);
+        item = proto_tree_add_uint(tree, hf, tvb, start, len, (uint32_t)obj->raw);
+        break;
     }
+    if (PTREE_DATA(tree)->visible)
+        proto_item_set_text(item, "%s: %s", label, text);
+    return item;
 }
 
 /* The parts of an event object that have fields of their own. */
@@ -1020,17 +1025,18 @@ static void add_device(report_t *r)
 
     if (!r->device)
         return;
-    if (r->tree) {
+    if (field_wanted(r->tree, hf_device)) {
         item = proto_tree_add_ether(r->tree, hf_device, r->tvb, 0, 0, r->device);
         proto_item_set_generated(item);
     }
     r->state = device_state(r->device);
     r->device_name = device_name(r, r->state);
-    if (!r->device_name || !r->tree)
+    if (!r->device_name || !field_wanted(r->tree, hf_device_name))
         return;
     item = proto_tree_add_string(r->tree, hf_device_name, r->tvb, 0, 0, r->device_name);
     proto_item_set_generated(item);
-    proto_item_append_text(r->item, ", %s", r->device_name);
+    if (PTREE_DATA(r->tree)->visible)   /* the label is only read where it is shown */
+        proto_item_append_text(r->item, ", %s", r->device_name);
 }
 
 /* One tap record per advertisement, for statistics and other listeners. */
