@@ -1070,7 +1070,6 @@ static unsigned next_report(packet_info *pinfo)
     if (!reports) {
         reports = wmem_new0(pinfo->pool, unsigned);
         p_add_proto_data(pinfo->pool, pinfo, proto_bthome, 0, reports);
-        col_clear(pinfo->cinfo, COL_INFO);
     }
     return ++*reports;
 }
@@ -1157,7 +1156,10 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
         add_v1(&r, uuid == BTHOME_UUID_V1_ENCRYPTED);
     queue_tap(&r);
     col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
-    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", r.summary.text);
+    if (r.report == 1)      /* BTHome's summary replaces the link layer's */
+        col_add_str(pinfo->cinfo, COL_INFO, r.summary.text);
+    else
+        col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", r.summary.text);
     return (int)tvb_captured_length(tvb);
 }
 
