@@ -537,7 +537,9 @@ static const char *add_v1_object(report_t *r, tvbuff_t *tvb, int start,
     bthome_v1_format_value(o, body, text, sizeof text);
     sub = add_decoded_object(tree, pinfo, tvb, start + 1, &o->obj, label, text, -1);
     add_reading(r, &o->obj, label, text);
-    add_v1_control(sub, tvb, start);
+    /* a filter may name the control byte's fields alone, without the object's */
+    if (sub || field_wanted(tree, hf_v1_length) || field_wanted(tree, hf_v1_format))
+        add_v1_control(sub ? sub : tree, tvb, start);
     return wmem_strdup_printf(pinfo->pool, "%s %s", label, text);
 }
 
