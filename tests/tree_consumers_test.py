@@ -3,7 +3,8 @@
 and has no BTHome or expert field in a filter). Whatever does look at it must still find
 it: display filters on BTHome fields, on its expert infos (bthome.expert.*, and the
 generic _ws.expert.* ones) and the expert tap (-z expert) give in a summary run what they
-give when the whole tree is built and shown (-V).
+give when the whole tree is built and shown (-V), and custom columns of BTHome fields show
+what -T fields prints.
 
     tree_consumers_test.py --plugin bthome.so --capture captures/X.pcap [--keys X.keys]
                            [--filter F ...]
@@ -41,6 +42,20 @@ def shown_tree_frames(ws, capture, options, dfilter):
     return [int(n) for n in re.findall(r"^Frame (\d+):", out, re.M)]
 
 
+def custom_column(ws, capture, options, field):
+    """Frame number and a custom column of field, from summary lines."""
+    column = f'gui.column.format:"No.","%m","Value","%Cus:{field}"'
+    out = ws.run(["-n", "-r", capture, "-o", column, *options]).stdout
+    rows = [line.split(None, 1) for line in out.splitlines() if line.strip()]
+    return [row if len(row) == 2 else row + [""] for row in rows]
+
+
+def field_values(ws, capture, options, field):
+    out = ws.run(["-n", "-r", capture, "-T", "fields", "-e", "frame.number", "-e", field,
+                  *options]).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
 def expert_tap(ws, capture, options, dfilter=None):
     args = ["-n", "-q", "-z", "expert", "-r", capture, *options]
     if dfilter:
@@ -67,6 +82,17 @@ def main():
                   f"{len(shown)} with the tree shown")
             if verdict != "ok":
                 failures.append(dfilter)
+        # a custom column of a BTHome field shows what -T fields prints
+        for field in ("bthome.temperature", "bthome.device"):
+            column = custom_column(ws, args.capture, options, field)
+            fields = field_values(ws, args.capture, options, field)
+            same = [[n.strip(), v.strip()] for n, v in column] == \
+                [[n, v] for n, v in fields]
+            valued = sum(1 for _, v in fields if v)
+            print(f"{'ok' if same and valued else 'FAIL'} custom column {field}: "
+                  f"{valued} frames with a value")
+            if not (same and valued):
+                failures.append(f"custom column {field}")
         # the same expert tap output whether or not a filter makes the tree be built
         plain = expert_tap(ws, args.capture, options)
         built = expert_tap(ws, args.capture, options, "bthome || !bthome")
