@@ -397,26 +397,15 @@ static const char *object_label(const bthome_object_t *obj, char *buf, size_t si
     return buf;
 }
 
-/* Appends ", Label text" (no comma for the first) to the Info column summary in one go:
- * it runs for every object of every advert. */
+/* Appends ", Label text" (no comma for the first) to the Info column summary. */
 static void summary_add_reading(summary_t *summary, bool first, const char *label,
                                 const char *text)
 {
-    char piece[2 + 64 + 1 + BTHOME_VALUE_TEXT_MAX];
-    size_t n = 0;
-    size_t label_len = MIN(strlen(label), (size_t)64);
-    size_t text_len = MIN(strlen(text), (size_t)BTHOME_VALUE_TEXT_MAX);
-
-    if (!first) {
-        piece[n++] = ',';
-        piece[n++] = ' ';
-    }
-    memcpy(piece + n, label, label_len);
-    n += label_len;
-    piece[n++] = ' ';
-    memcpy(piece + n, text, text_len);
-    n += text_len;
-    summary_append_len(summary, piece, n);
+    if (!first)
+        summary_append_len(summary, ", ", 2);
+    summary_append(summary, label);
+    summary_append_len(summary, " ", 1);
+    summary_append(summary, text);
 }
 
 /* Adds one v2 object, and its text to the Info column summary. */
@@ -793,13 +782,14 @@ static GByteArray *audit_records;   /* per file */
 
 static void audit_keep(uint32_t frame, unsigned report, const audit_record_t *rec)
 {
-    audit_index_t entry = { frame, audit_records->len };
+    audit_index_t entry;
     uint8_t packed[2 + G_N_ELEMENTS(rec->result.findings) * AUDIT_FINDING_BYTES];
     size_t n = 0;
 
-    G_STATIC_ASSERT(BTHOME_FINDING_DOWNGRADE < 4 && BTHOME_REPLAY_WRAP < 4);   /* 2 bits each */
-    if (!audit_index || rec->result.count > G_N_ELEMENTS(rec->result.findings))
+    if (!audit_index || !audit_records || rec->result.count > G_N_ELEMENTS(rec->result.findings))
         return;
+    entry.frame = frame;
+    entry.at = audit_records->len;
     if (audit_index->len &&
         g_array_index(audit_index, audit_index_t, audit_index->len - 1).frame > frame)
         return;     /* not in capture order: cannot be a first pass */
@@ -807,6 +797,8 @@ static void audit_keep(uint32_t frame, unsigned report, const audit_record_t *re
     packed[n++] = (uint8_t)(rec->result.count | (rec->unauthenticated ? AUDIT_UNAUTHENTICATED : 0));
     for (unsigned i = 0; i < rec->result.count; i++) {
         const bthome_finding_t *f = &rec->result.findings[i];
+        if ((unsigned)f->kind > 3 || (unsigned)f->replay > 3)
+            return;     /* 2 bits each: the enums have four values */
         packed[n++] = (uint8_t)(f->kind | f->replay << 2 | (f->same_packet_id ? 1 : 0) << 4);
         memcpy(packed + n, &f->prev_frame, 4);
         memcpy(packed + n + 4, &f->prev_counter, 4);
@@ -818,7 +810,11 @@ static void audit_keep(uint32_t frame, unsigned report, const audit_record_t *re
 
 static bool audit_kept(uint32_t frame, unsigned report, audit_record_t *rec)
 {
-    unsigned lo = 0, hi = audit_index ? audit_index->len : 0;
+    unsigned lo = 0, hi;
+
+    if (!audit_index || !audit_records)
+        return false;
+    hi = audit_index->len;
 
     while (lo < hi) {       /* first entry of the frame */
         unsigned mid = lo + (hi - lo) / 2;
@@ -1227,7 +1223,7 @@ static void free_frame_fields(GPtrArray *fields)
         g_ptr_array_free(fields, TRUE);
 }
 
-static int hci_report_address(proto_tree *tree, tvbuff_t *ds, int start)
+static int hci_report_address(proto_tree *tree, const tvbuff_t *ds, int start)
 {
     GPtrArray *addrs = frame_fields(tree, hf_hci_bd_addr);
     int best = -1;
