@@ -808,6 +808,19 @@ static void audit_keep(uint32_t frame, unsigned report, const audit_record_t *re
     g_array_append_val(audit_index, entry);
 }
 
+/* Drops what was kept for this frame number from this report on: the first pass of
+ * tshark -2 -R reuses the number of a frame its read filter dropped. */
+static void audit_forget(uint32_t frame, unsigned report)
+{
+    while (audit_index && audit_records && audit_index->len) {
+        audit_index_t last = g_array_index(audit_index, audit_index_t, audit_index->len - 1);
+        if (last.frame != frame || audit_records->data[last.at] < report)
+            return;
+        g_byte_array_set_size(audit_records, last.at);
+        g_array_set_size(audit_index, audit_index->len - 1);
+    }
+}
+
 static bool audit_kept(uint32_t frame, unsigned report, audit_record_t *rec)
 {
     unsigned lo = 0, hi;
@@ -1138,6 +1151,8 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
     r.tvb = tvb;
     r.pinfo = pinfo;
     r.report = next_report(pinfo);
+    if (!PINFO_FD_VISITED(pinfo))
+        audit_forget(pinfo->num, r.report);
     r.advertiser = advertiser;
     summary_init(&r.summary, pinfo->pool);
     if (have_tap_listener(bthome_tap))
@@ -1312,11 +1327,21 @@ static bool located_from_frame(tvbuff_t *frame, uint16_t start, located_t *at)
     return true;
 }
 
+/* list NULL: none. The first pass of tshark -2 -R gives the number of a frame its read
+ * filter dropped to the next frame, so a number's entry is rewritten, not just added. */
 static void located_keep(packet_info *pinfo, const located_list_t *list)
 {
-    uint32_t *slot = located_slot(pinfo->num, true);
-    const located_t *at = &list->at[0];
+    uint32_t *slot = located_slot(pinfo->num, list != NULL);
+    const located_t *at;
 
+    if (!slot)
+        return;
+    if (*slot & LOCATED_LISTED)
+        wmem_map_remove(located_lists, GUINT_TO_POINTER(pinfo->num));
+    *slot = 0;
+    if (!list)
+        return;
+    at = &list->at[0];
     if (list->count == 1 && at->address_at < 0x8000) {
         *slot = at->start | (uint32_t)at->address_at << 16;
         return;
@@ -1417,13 +1442,13 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
     bool keep = !service_data_table_hooked && !PINFO_FD_VISITED(pinfo);
     located_list_t *list = NULL;
 
-    if (!service_data_table_hooked)
-        list = located_kept(tvb, pinfo);
-    else if (!tree || !may_hold_empty_service_data(tvb))
+    if (service_data_table_hooked && (!tree || !may_hold_empty_service_data(tvb)))
         return 0;   /* 4.2+: spare the search through the tree in (nearly) every frame */
+    if (!service_data_table_hooked && !keep)
+        list = located_kept(tvb, pinfo);
     if (!list && tree) {
         list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
-        if (list && keep)
+        if (keep)
             located_keep(pinfo, list);
     }
     for (unsigned i = 0; list && i < list->count; i++) {
