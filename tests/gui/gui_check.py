@@ -489,32 +489,28 @@ class Session:
 
     # 2. the BTHome tree of a plaintext advertisement
     def details_plain(self):
-        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
-        ws = self.open("details-plaintext", profile(upper=150, lower=470),
-                       ["-r", capture, "-g", "3"])
-        try:
-            wid = self.main_window(ws, capture)
-            text = self.expand_bthome(ws, wid, 560)
-            for want in ("BTHome v2", "Temperature: 21.53 °C", "Humidity: 48.10 %",
-                         "Pressure: 1013.27 hPa"):
-                self.check(ws, want in text, f"details tree shows {want!r}")
-            self.save(ws, wid, "details-plaintext.png")
-        finally:
-            ws.close()
+        self.details_shot("details-plaintext", "bthome-demo.pcapng", "3", None,
+                          ("BTHome v2", "Temperature: 21.53 °C", "Humidity: 48.10 %",
+                           "Pressure: 1013.27 hPa"))
 
     # 3. the BTHome tree of a decrypted advertisement (keys in the profile's bthome_keys)
     def details_decrypted(self):
-        capture = os.path.join(CAPTURES, "encrypted-ll.pcap")
-        config = profile(upper=150, lower=470,
-                         bthome_keys=keys_file(os.path.join(CAPTURES, "encrypted.keys")))
-        ws = self.open("details-decrypted", config, ["-r", capture, "-g", "1"])
+        self.details_shot("details-decrypted", "encrypted-ll.pcap", "1", "encrypted.keys",
+                          ("BTHome v2 (decrypted)", "[Decrypted: True]",
+                           "[Key: 54:48:E6:8F:80:A5 (kitchen)]", "Temperature: 25.06 °C"))
+
+    def details_shot(self, name, capture_name, frame, keys_name, wants):
+        """The BTHome tree of one frame, expanded: checks its lines, saves name.png."""
+        capture = os.path.join(CAPTURES, capture_name)
+        files = {"bthome_keys": keys_file(os.path.join(CAPTURES, keys_name))} if keys_name else {}
+        config = profile(upper=150, lower=470, **files)
+        ws = self.open(name, config, ["-r", capture, "-g", frame])
         try:
             wid = self.main_window(ws, capture)
             text = self.expand_bthome(ws, wid, 560)
-            for want in ("BTHome v2 (decrypted)", "[Decrypted: True]",
-                         "[Key: 54:48:E6:8F:80:A5 (kitchen)]", "Temperature: 25.06 °C"):
-                self.check(ws, want in text, f"decrypted tree shows {want!r}")
-            self.save(ws, wid, "details-decrypted.png")
+            for want in wants:
+                self.check(ws, want in text, f"{name} tree shows {want!r}")
+            self.save(ws, wid, name + ".png")
         finally:
             ws.close()
 
