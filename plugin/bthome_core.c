@@ -59,6 +59,7 @@ typedef struct {
     bool plain_factor;      /* 1, 0.1, 0.01, ...: formatted without printf */
     int64_t digits;
     double divisor;         /* 10^decimals */
+    size_t unit_len;
 } row_facts_t;
 
 static const row_facts_t *row_facts(uint8_t id)
@@ -78,6 +79,7 @@ static const row_facts_t *row_facts(uint8_t id)
             f->decimals = (uint8_t)bthome_factor_decimals(def);
             f->digits = bthome_factor_digits(def);
             f->plain_factor = f->decimals == 0 || (f->digits == 1 && f->decimals < 10);
+            f->unit_len = strlen(def->unit);
             f->divisor = 1.0;
             for (unsigned k = f->decimals; k > 0; k--)
                 f->divisor *= 10.0;
@@ -393,7 +395,7 @@ static void format_number(const bthome_object_t *obj, char *buf, size_t size)
     int n = f->plain_factor
         ? format_scaled_int(obj->raw, f->decimals, buf, size)
         : snprintf(buf, size, "%.*f", (int)f->decimals, obj->value);
-    size_t unit_len = strlen(def->unit);
+    size_t unit_len = f->unit_len;
 
     if (unit_len && n > 0 && (size_t)n + 1 + unit_len < size) {
         buf[n] = ' ';

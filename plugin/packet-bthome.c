@@ -12,6 +12,7 @@
 #define WS_BUILD_DLL
 #include <wireshark.h>
 #include <epan/packet.h>
+#include <epan/column-info.h>
 #include <epan/expert.h>
 #include <epan/prefs.h>
 #include <epan/proto_data.h>
@@ -99,6 +100,42 @@ static expert_field ei_downgrade = EI_INIT;
 static expert_field ei_legacy_v1 = EI_INIT;
 static expert_field ei_bad_format = EI_INIT;
 
+/* File scope: the severities are also read per advert (expert_unobserved). */
+static ei_register_info expert_infos[] = {
+    { &ei_truncated, { "bthome.expert.truncated", PI_MALFORMED, PI_ERROR,
+        "Object runs past the end of the data", EXPFILL } },
+    { &ei_unknown_object, { "bthome.expert.unknown_object", PI_UNDECODED, PI_WARN,
+        "Unknown object ID: parsing stopped, rest undecoded", EXPFILL } },
+    { &ei_out_of_order, { "bthome.expert.out_of_order", PI_PROTOCOL, PI_WARN,
+        "Object ID lower than the previous one", EXPFILL } },
+    { &ei_bad_version, { "bthome.expert.bad_version", PI_PROTOCOL, PI_ERROR,
+        "BTHome version bits are not 2", EXPFILL } },
+    { &ei_reserved_bits, { "bthome.expert.reserved_bits", PI_PROTOCOL, PI_WARN,
+        "Reserved bits set", EXPFILL } },
+    { &ei_invalid_utf8, { "bthome.expert.invalid_utf8", PI_PROTOCOL, PI_WARN,
+        "Text object is not valid UTF-8", EXPFILL } },
+    { &ei_too_short, { "bthome.expert.too_short", PI_MALFORMED, PI_ERROR,
+        "Encrypted payload shorter than counter + MIC", EXPFILL } },
+    { &ei_no_address, { "bthome.expert.no_address", PI_DECRYPTION, PI_WARN,
+        "No advertiser address to build the nonce: cannot decrypt", EXPFILL } },
+    { &ei_no_key, { "bthome.expert.no_key", PI_DECRYPTION, PI_NOTE,
+        "Encrypted: no key configured for this device", EXPFILL } },
+    { &ei_mic_failure, { "bthome.expert.mic_failure", PI_DECRYPTION, PI_WARN,
+        "MIC does not verify: wrong key or tampered frame", EXPFILL } },
+    { &ei_counter_reuse, { "bthome.expert.counter_reuse", PI_SECURITY, PI_ERROR,
+        "Counter reused with another ciphertext: nonce reuse", EXPFILL } },
+    { &ei_replay, { "bthome.expert.replay", PI_SECURITY, PI_WARN,
+        "Counter not greater than the highest seen from the device", EXPFILL } },
+    { &ei_duplicate, { "bthome.expert.duplicate", PI_SEQUENCE, PI_NOTE,
+        "Retransmission of the device's previous advertisement", EXPFILL } },
+    { &ei_downgrade, { "bthome.expert.downgrade", PI_SECURITY, PI_WARN,
+        "Plaintext from a device that encrypts", EXPFILL } },
+    { &ei_legacy_v1, { "bthome.expert.legacy_v1", PI_DEPRECATED, PI_NOTE,
+        "Device uses the deprecated BTHome v1 format", EXPFILL } },
+    { &ei_bad_format, { "bthome.expert.bad_format", PI_MALFORMED, PI_WARN,
+        "v1 object: format or size its object cannot take", EXPFILL } },
+};
+
 /* Fields of other dissectors the 4.0 postdissector reads (see dissect_bthome_post). */
 static int hf_eir_ad_type = -1;
 static int hf_hci_bd_addr = -1;
@@ -119,6 +156,7 @@ typedef struct {
     char *text;
     size_t len, size;
     wmem_allocator_t *pool;
+    bool untrusted;     /* holds text of the advert's own (a text object) */
 } summary_t;
 
 static void summary_init(summary_t *s, wmem_allocator_t *pool)
@@ -126,17 +164,24 @@ static void summary_init(summary_t *s, wmem_allocator_t *pool)
     s->pool = pool;
     s->size = 128;
     s->len = 0;
+    s->untrusted = false;
     s->text = (char *)wmem_alloc(pool, s->size);
     s->text[0] = '\0';
 }
 
-static void summary_append_len(summary_t *s, const char *text, size_t n)
+/* Room for n more characters and the NUL; returns where they go. */
+static char *summary_reserve(summary_t *s, size_t n)
 {
     if (s->len + n >= s->size) {
         s->size = MAX(s->size * 2, s->len + n + 1);
         s->text = (char *)wmem_realloc(s->pool, s->text, s->size);
     }
-    memcpy(s->text + s->len, text, n);
+    return s->text + s->len;
+}
+
+static void summary_append_len(summary_t *s, const char *text, size_t n)
+{
+    memcpy(summary_reserve(s, n), text, n);
     s->len += n;
     s->text[s->len] = '\0';
 }
@@ -190,12 +235,46 @@ typedef struct {
 
 /* ---- Tree building ------------------------------------------------------------ */
 
-/* Whether an item of field hf can matter. A tree that is not shown only feeds filters and
- * columns: Wireshark fakes the items they do not reference, but still at a cost per call,
- * and BTHome adds several per object. */
-static bool field_wanted(proto_tree *tree, int hf)
+/* BTHome's own header_field_info, by hf id from the first one registered. Wireshark
+ * keeps pointers to them (they live in our arrays) and marks a filter's or column's
+ * reference in their ref_type: reading it here spares a call per check, several per
+ * object. Set at registration only. */
+static header_field_info **own_hfinfo;
+static unsigned own_hf_first, own_hf_count;
+
+static void index_own_fields(hf_register_info *hf, size_t n)
 {
-    return tree && proto_field_is_referenced(tree, hf);
+    for (size_t i = 0; i < n; i++) {
+        unsigned id = (unsigned)*hf[i].p_id, at;
+
+        if (!own_hf_count)
+            own_hf_first = id;
+        if (id < own_hf_first)
+            continue;       /* stays with proto_field_is_referenced */
+        at = id - own_hf_first;
+        if (at >= own_hf_count) {
+            size_t entry = sizeof(header_field_info *);
+            own_hfinfo = (header_field_info **)wmem_realloc(wmem_epan_scope(), own_hfinfo,
+                                                            (at + 1) * entry);
+            memset(own_hfinfo + own_hf_count, 0, (at + 1 - own_hf_count) * entry);
+            own_hf_count = at + 1;
+        }
+        own_hfinfo[at] = &hf[i].hfinfo;
+    }
+}
+
+/* Whether an item of field hf can matter. A tree that is not shown only feeds filters and
+ * columns: Wireshark fakes the items they do not reference (4.0), or still builds those
+ * below a real item (4.4+), at a cost per call, and BTHome adds several per object. */
+static inline bool field_wanted(proto_tree *tree, int hf)
+{
+    unsigned at = (unsigned)hf - own_hf_first;
+
+    if (!tree)
+        return false;
+    if (at < own_hf_count && own_hfinfo[at])
+        return PTREE_DATA(tree)->visible || own_hfinfo[at]->ref_type != HF_REF_TYPE_NONE;
+    return proto_field_is_referenced(tree, hf);
 }
 
 static bool any_field_wanted(proto_tree *tree, int *const *hfs)
@@ -342,14 +421,15 @@ static proto_tree *add_decoded_object(proto_tree *tree, packet_info *pinfo, tvbu
     proto_item *item;
     proto_tree *sub;
 
-    if (!object_wanted(tree, obj)) {   /* runs per object: spare items nobody sees */
+    if (!tree || !object_wanted(tree, obj)) {  /* per object: spare items nobody sees */
         add_object_problems(pinfo, tree ? proto_tree_get_parent(tree) : NULL, obj, prev_id);
         return NULL;
     }
     item = add_table_value(tree, pinfo, tvb, start, obj, label, text);
     sub = proto_item_add_subtree(item, ett_object);
 
-    proto_tree_add_item(sub, hf_object_id, tvb, start, 1, ENC_NA);
+    if (field_wanted(tree, hf_object_id))
+        proto_tree_add_item(sub, hf_object_id, tvb, start, 1, ENC_NA);
     if (obj->def->kind == BTHOME_KIND_DIMMER || obj->def->kind == BTHOME_KIND_COMMAND)
         add_event_details(sub, tvb, start, obj);
     add_object_problems(pinfo, item, obj, prev_id);
@@ -371,12 +451,36 @@ static void add_reading(report_t *r, const bthome_object_t *obj, const char *lab
     wmem_array_append_one(r->readings, reading);
 }
 
-/* Whether anything shows an expert info's own text: the tree, or listeners of the expert
- * tap (Expert Information, -z expert). Without either, Wireshark keeps only its severity
- * (the Expert column), so there is no text to format. */
-static bool expert_text_wanted(const report_t *r)
+/* Whether anything reads this expert info beyond the file's highest severity: a shown
+ * tree, a filter or column on its field or the _ws.expert ones, the expert tap's
+ * listeners (Expert Information, -z expert) or an Expert column. Only then is there
+ * text to format. */
+static bool expert_observed(const report_t *r, const expert_field *ei)
 {
-    return r->tree || have_tap_listener(expert_tap);
+    const column_info *cinfo = r->pinfo->cinfo;
+
+    if (r->tree && (PTREE_DATA(r->tree)->visible || field_wanted(r->tree, ei->hf) ||
+                    (proto_expert > 0 && field_wanted(r->tree, proto_expert))))
+        return true;
+    return have_tap_listener(expert_tap) || (cinfo && cinfo->col_first[COL_EXPERT] >= 0);
+}
+
+static int expert_severity(const expert_field *ei)
+{
+    for (size_t i = 0; i < array_length(expert_infos); i++)
+        if (expert_infos[i].ids == ei)
+            return expert_infos[i].eiinfo.severity;
+    return PI_ERROR;
+}
+
+/* An expert info that nothing reads (see expert_observed) still raises the file's highest
+ * severity, and that is all it does: once the severity is reached, Wireshark's own
+ * cost of a call (about 1,100 instructions on 4.6, per encrypted advert without a key)
+ * buys nothing. */
+static void add_unobserved_expert(packet_info *pinfo, proto_item *pi, expert_field *ei)
+{
+    if (expert_get_highest_severity() < expert_severity(ei))
+        expert_add_info(pinfo, pi, ei);
 }
 
 /* Whether anything shows the objects' text: the Info column, a visible tree (item
@@ -401,11 +505,18 @@ static const char *object_label(const bthome_object_t *obj, char *buf, size_t si
 static void summary_add_reading(summary_t *summary, bool first, const char *label,
                                 const char *text)
 {
-    if (!first)
-        summary_append_len(summary, ", ", 2);
-    summary_append(summary, label);
-    summary_append_len(summary, " ", 1);
-    summary_append(summary, text);
+    size_t sep = first ? 0 : 2, label_len = strlen(label), text_len = strlen(text);
+    char *at = summary_reserve(summary, sep + label_len + 1 + text_len);
+
+    /* one reservation per object: this runs for every object of every advert */
+    if (sep) {
+        at[0] = ',';
+        at[1] = ' ';
+    }
+    memcpy(at + sep, label, label_len + 1);
+    at[sep + label_len] = ' ';      /* over the label's NUL */
+    memcpy(at + sep + label_len + 1, text, text_len + 1);
+    summary->len += sep + label_len + 1 + text_len;
 }
 
 /* Adds one v2 object, and its text to the Info column summary. */
@@ -434,8 +545,10 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
         bthome_format_value(obj, body, text, sizeof text);
     add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
     add_reading(r, obj, label, text);
-    if (want_text)
+    if (want_text) {
         summary_add_reading(&r->summary, prev_id < 0, label, text);
+        r->summary.untrusted |= obj->def->kind == BTHOME_KIND_TEXT;
+    }
 }
 
 /* ---- v1 objects: control byte, ID, value ------------------------------------------ */
@@ -550,6 +663,7 @@ static int add_v1_objects(report_t *r, tvbuff_t *tvb, const uint8_t *body, int l
     while (bthome_v1_parser_next(&parser, &o)) {
         add_summary_item(r, add_v1_object(r, tvb, (int)o.offset, &o, body),
                          o.offset == 0);
+        r->summary.untrusted |= o.obj.def && o.obj.def->kind == BTHOME_KIND_TEXT;
         if (o.status == BTHOME_V1_OK && o.obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
             packet_id = (int)o.obj.raw;
     }
@@ -592,10 +706,14 @@ static void add_header(report_t *r, bthome_header_status_t status)
 
     item = NULL;
     if (r->tree) {  /* per advert: without a tree, go straight to the expert infos */
-        item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 1, hdr->version);
-        proto_item_set_generated(item);
-        item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 1, hdr->encrypted);
-        proto_item_set_generated(item);
+        if (field_wanted(r->tree, hf_version)) {
+            item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 1, hdr->version);
+            proto_item_set_generated(item);
+        }
+        if (field_wanted(r->tree, hf_encrypted)) {
+            item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 1, hdr->encrypted);
+            proto_item_set_generated(item);
+        }
         if (field_wanted(r->tree, hf_info) || any_field_wanted(r->tree, info_bits))
             item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits,
                                           ENC_NA);
@@ -701,20 +819,20 @@ static void add_encrypted(report_t *r)
         proto_item_set_generated(item);
         add_decrypted(r, plain, sealed.ciphertext_len);
     } else if (tried) {
-        if (expert_text_wanted(r))
+        if (expert_observed(r, &ei_mic_failure))
             expert_add_info_format(r->pinfo, enc_item, &ei_mic_failure,
                 "MIC does not verify with the key(s) for %s: wrong key or tampered frame",
                 mac_text(r->pinfo, r->device));
         else
-            expert_add_info(r->pinfo, enc_item, &ei_mic_failure);
+            add_unobserved_expert(r->pinfo, enc_item, &ei_mic_failure);
         summary_append(&r->summary, "[encrypted, MIC failure]");
         r->audit_skip = bthome_keys_device_has_key(r->device);
     } else {
-        if (expert_text_wanted(r))
+        if (expert_observed(r, &ei_no_key))
             expert_add_info_format(r->pinfo, enc_item, &ei_no_key,
                 "Encrypted: no key configured for %s", mac_text(r->pinfo, r->device));
         else
-            expert_add_info(r->pinfo, enc_item, &ei_no_key);
+            add_unobserved_expert(r->pinfo, enc_item, &ei_no_key);
         summary_append(&r->summary, "[encrypted, no key]");
     }
 }
@@ -937,24 +1055,23 @@ static const struct {
 
 static void add_findings(report_t *r, const audit_record_t *rec)
 {
-    bool want_text = expert_text_wanted(r);
-
     for (unsigned i = 0; i < rec->result.count; i++) {
         const bthome_finding_t *f = &rec->result.findings[i];
+        expert_field *ei = finding_display[f->kind].ei;
         proto_item *at = r->item;
 
         if (f->prev_frame) {
             at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, r->tvb, 0, 0, f->prev_frame);
             proto_item_set_generated(at);
         }
-        if (want_text) {
+        if (expert_observed(r, ei)) {
             const char *text = finding_text(r, f);
             if (rec->unauthenticated && f->kind != BTHOME_FINDING_DUPLICATE)
                 text = wmem_strdup_printf(r->pinfo->pool,
                     "%s (counter unauthenticated: no key for this device)", text);
-            expert_add_info_format(r->pinfo, at, finding_display[f->kind].ei, "%s", text);
+            expert_add_info_format(r->pinfo, at, ei, "%s", text);
         } else {
-            expert_add_info(r->pinfo, at, finding_display[f->kind].ei);
+            add_unobserved_expert(r->pinfo, at, ei);
         }
         summary_append(&r->summary, " [");
         summary_append(&r->summary, finding_display[f->kind].marker);
@@ -1017,9 +1134,15 @@ static const char *advert_name(report_t *r)
 
 /* The advertisement's own Local Name, else the first one the device sent earlier in the
  * capture (names often come in other adverts, or scan responses, than the readings). */
-static const char *device_name(report_t *r, device_t *dev)
+static const char *device_name(report_t *r, device_t *dev, bool shown)
 {
-    const char *name = advert_name(r);
+    const char *name;
+
+    /* Finding a name walks the advert's structures: skipped when nothing shows it and
+     * the device already has its first one. */
+    if (!shown && dev->name && dev->name_frame <= r->pinfo->num)
+        return NULL;
+    name = advert_name(r);
 
     if (name && (!dev->name || r->pinfo->num < dev->name_frame)) {
         dev->name = wmem_strdup(wmem_file_scope(), name);
@@ -1033,6 +1156,7 @@ static const char *device_name(report_t *r, device_t *dev)
 static void add_device(report_t *r)
 {
     proto_item *item;
+    bool name_item;
 
     if (!r->device)
         return;
@@ -1040,9 +1164,10 @@ static void add_device(report_t *r)
         item = proto_tree_add_ether(r->tree, hf_device, r->tvb, 0, 0, r->device);
         proto_item_set_generated(item);
     }
+    name_item = field_wanted(r->tree, hf_device_name);
     r->state = device_state(r->device);
-    r->device_name = device_name(r, r->state);
-    if (!r->device_name || !field_wanted(r->tree, hf_device_name))
+    r->device_name = device_name(r, r->state, name_item || r->readings);
+    if (!r->device_name || !name_item)
         return;
     item = proto_tree_add_string(r->tree, hf_device_name, r->tvb, 0, 0, r->device_name);
     proto_item_set_generated(item);
@@ -1112,13 +1237,20 @@ static void add_v1(report_t *r, bool encrypted)
 
     r->device = r->advertiser;
     add_device(r);
-    expert_add_info_format(r->pinfo, r->item, &ei_legacy_v1,
-        "Device uses the deprecated BTHome v1 format (UUID 0x%04X)",
-        encrypted ? BTHOME_UUID_V1_ENCRYPTED : BTHOME_UUID_V1);
-    item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 0, 1);
-    proto_item_set_generated(item);
-    item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 0, encrypted);
-    proto_item_set_generated(item);
+    if (expert_observed(r, &ei_legacy_v1))
+        expert_add_info_format(r->pinfo, r->item, &ei_legacy_v1,
+            "Device uses the deprecated BTHome v1 format (UUID 0x%04X)",
+            encrypted ? BTHOME_UUID_V1_ENCRYPTED : BTHOME_UUID_V1);
+    else
+        add_unobserved_expert(r->pinfo, r->item, &ei_legacy_v1);
+    if (field_wanted(r->tree, hf_version)) {
+        item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 0, 1);
+        proto_item_set_generated(item);
+    }
+    if (field_wanted(r->tree, hf_encrypted)) {
+        item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 0, encrypted);
+        proto_item_set_generated(item);
+    }
     r->hdr.encrypted = encrypted;
     if (tvb_captured_length(r->tvb) == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
@@ -1131,6 +1263,22 @@ static void add_v1(report_t *r, bool encrypted)
     else
         r->audit.packet_id = add_objects(r, r->tvb, 0);
     audit(r);
+}
+
+/* BTHome's summary replaces the link layer's Info; later reports of the frame follow it.
+ * The summary is in pinfo->pool, which lives as long as the column, and made of the
+ * table's own text: the column can point at it instead of copying it through Wireshark's
+ * escaping (on 4.6 that copy cost about as much as the rest of a summary run's BTHome
+ * work). Text objects carry the advert's own bytes, and the column's limit still holds:
+ * those go through the copy. */
+static void set_info_column(packet_info *pinfo, const report_t *r)
+{
+    if (r->report > 1)
+        col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", r->summary.text);
+    else if (r->summary.untrusted || r->summary.len >= COL_MAX_INFO_LEN)
+        col_add_str(pinfo->cinfo, COL_INFO, r->summary.text);
+    else
+        col_set_str(pinfo->cinfo, COL_INFO, r->summary.text);
 }
 
 /* Dissects BTHome service data (the bytes after the UUID). advertiser: the frame's
@@ -1169,10 +1317,7 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
         add_v1(&r, uuid == BTHOME_UUID_V1_ENCRYPTED);
     queue_tap(&r);
     col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
-    if (r.report == 1)      /* BTHome's summary replaces the link layer's */
-        col_add_str(pinfo->cinfo, COL_INFO, r.summary.text);
-    else
-        col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", r.summary.text);
+    set_info_column(pinfo, &r);
     return (int)tvb_captured_length(tvb);
 }
 
@@ -1628,6 +1773,7 @@ static void register_table_fields(void)
         table_field_type[f] = hf[f].hfinfo.type;
     }
     proto_register_field_array(proto_bthome, hf, (int)nfields);
+    index_own_fields(hf, nfields);
 }
 
 #define OBJECT_ID_NAME(id_, name_, ...) { id_, name_ },
@@ -1707,49 +1853,17 @@ static void proto_register_bthome(void)
     };
     static int *ett[] = { &ett_bthome, &ett_info, &ett_object, &ett_encryption };
 
-    static ei_register_info ei[] = {
-        { &ei_truncated, { "bthome.expert.truncated", PI_MALFORMED, PI_ERROR,
-            "Object runs past the end of the data", EXPFILL } },
-        { &ei_unknown_object, { "bthome.expert.unknown_object", PI_UNDECODED, PI_WARN,
-            "Unknown object ID: parsing stopped, rest undecoded", EXPFILL } },
-        { &ei_out_of_order, { "bthome.expert.out_of_order", PI_PROTOCOL, PI_WARN,
-            "Object ID lower than the previous one", EXPFILL } },
-        { &ei_bad_version, { "bthome.expert.bad_version", PI_PROTOCOL, PI_ERROR,
-            "BTHome version bits are not 2", EXPFILL } },
-        { &ei_reserved_bits, { "bthome.expert.reserved_bits", PI_PROTOCOL, PI_WARN,
-            "Reserved bits set", EXPFILL } },
-        { &ei_invalid_utf8, { "bthome.expert.invalid_utf8", PI_PROTOCOL, PI_WARN,
-            "Text object is not valid UTF-8", EXPFILL } },
-        { &ei_too_short, { "bthome.expert.too_short", PI_MALFORMED, PI_ERROR,
-            "Encrypted payload shorter than counter + MIC", EXPFILL } },
-        { &ei_no_address, { "bthome.expert.no_address", PI_DECRYPTION, PI_WARN,
-            "No advertiser address to build the nonce: cannot decrypt", EXPFILL } },
-        { &ei_no_key, { "bthome.expert.no_key", PI_DECRYPTION, PI_NOTE,
-            "Encrypted: no key configured for this device", EXPFILL } },
-        { &ei_mic_failure, { "bthome.expert.mic_failure", PI_DECRYPTION, PI_WARN,
-            "MIC does not verify: wrong key or tampered frame", EXPFILL } },
-        { &ei_counter_reuse, { "bthome.expert.counter_reuse", PI_SECURITY, PI_ERROR,
-            "Counter reused with another ciphertext: nonce reuse", EXPFILL } },
-        { &ei_replay, { "bthome.expert.replay", PI_SECURITY, PI_WARN,
-            "Counter not greater than the highest seen from the device", EXPFILL } },
-        { &ei_duplicate, { "bthome.expert.duplicate", PI_SEQUENCE, PI_NOTE,
-            "Retransmission of the device's previous advertisement", EXPFILL } },
-        { &ei_downgrade, { "bthome.expert.downgrade", PI_SECURITY, PI_WARN,
-            "Plaintext from a device that encrypts", EXPFILL } },
-        { &ei_legacy_v1, { "bthome.expert.legacy_v1", PI_DEPRECATED, PI_NOTE,
-            "Device uses the deprecated BTHome v1 format", EXPFILL } },
-        { &ei_bad_format, { "bthome.expert.bad_format", PI_MALFORMED, PI_WARN,
-            "v1 object: format or size its object cannot take", EXPFILL } },
-    };
 
     fill_v1_format_vals();
     proto_bthome = proto_register_protocol("BTHome", "BTHome", "bthome");
     bthome_tap = register_tap(BTHOME_TAP_NAME);
     bthome_register_readings_table();
     proto_register_field_array(proto_bthome, hf, array_length(hf));
+    index_own_fields(hf, array_length(hf));
     register_table_fields();
     proto_register_subtree_array(ett, array_length(ett));
-    expert_register_field_array(expert_register_protocol(proto_bthome), ei, array_length(ei));
+    expert_register_field_array(expert_register_protocol(proto_bthome), expert_infos,
+                                array_length(expert_infos));
 
     bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
     device_histories = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
