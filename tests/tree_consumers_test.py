@@ -69,6 +69,14 @@ def expert_tap(ws, capture, options, dfilter=None):
     return ws.run(args).stdout
 
 
+def expert_column(ws, capture, options, extra=()):
+    """Frame number and the Expert column (the severity of the frame's expert infos)."""
+    column = 'gui.column.format:"No.","%m","Expert","%a"'
+    out = ws.run(["-n", "-r", capture, "-o", column, *options, *extra]).stdout
+    return [line.split() for line in out.splitlines()
+            if re.fullmatch(r"\s*\d+(\s+[A-Z][a-z]+)?\s*", line)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
@@ -111,6 +119,16 @@ def main():
             failures.append("-z expert")
             print(plain)
             print(built)
+        # an Expert column reads every expert info, also where no tree and no expert tap
+        # listener would (the plugin spares those once their severity is reached)
+        plain = expert_column(ws, args.capture, options)
+        tapped = expert_column(ws, args.capture, options, ["-z", "expert"])
+        rated = sum(1 for row in plain if len(row) == 2)
+        ok = plain == tapped and (bool(args.filter) or rated > 1)
+        print(f"{'ok' if ok else 'FAIL'} Expert column: {rated} frames with a severity, "
+              f"{'same' if plain == tapped else 'different'} with an expert tap listener")
+        if not ok:
+            failures.append("Expert column")
     if failures:
         print(f"FAIL {args.capture}: {len(failures)} consumer(s) see less of BTHome")
         return 1
