@@ -100,7 +100,7 @@ static expert_field ei_downgrade = EI_INIT;
 static expert_field ei_legacy_v1 = EI_INIT;
 static expert_field ei_bad_format = EI_INIT;
 
-/* File scope: the severities are also read per advert (expert_unobserved). */
+/* File scope: the severities are also read per advert (expert_text_needed). */
 static ei_register_info expert_infos[] = {
     { &ei_truncated, { "bthome.expert.truncated", PI_MALFORMED, PI_ERROR,
         "Object runs past the end of the data", EXPFILL } },
@@ -473,14 +473,18 @@ static int expert_severity(const expert_field *ei)
     return PI_ERROR;
 }
 
-/* An expert info that nothing reads (see expert_observed) still raises the file's highest
- * severity, and that is all it does: once the severity is reached, Wireshark's own
- * cost of a call (about 1,100 instructions on 4.6, per encrypted advert without a key)
- * buys nothing. */
-static void add_unobserved_expert(packet_info *pinfo, proto_item *pi, expert_field *ei)
+/* Whether the caller should add ei at pi with its formatted text. When nothing reads it
+ * (see expert_observed), an expert info only raises the file's highest severity: it is
+ * added bare until that severity is reached, then spared, as Wireshark's own cost of a
+ * call (about 1,100 instructions on 4.6, per encrypted advert without a key) buys
+ * nothing more. */
+static bool expert_text_needed(const report_t *r, proto_item *pi, expert_field *ei)
 {
+    if (expert_observed(r, ei))
+        return true;
     if (expert_get_highest_severity() < expert_severity(ei))
-        expert_add_info(pinfo, pi, ei);
+        expert_add_info(r->pinfo, pi, ei);
+    return false;
 }
 
 /* Whether anything shows the objects' text: the Info column, a visible tree (item
@@ -699,27 +703,33 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     return packet_id;
 }
 
+/* The generated version and encrypted items (v2: over the device information byte). */
+static void add_version_items(report_t *r, unsigned version, bool encrypted, int len)
+{
+    proto_item *item;
+
+    if (field_wanted(r->tree, hf_version)) {
+        item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, len, version);
+        proto_item_set_generated(item);
+    }
+    if (field_wanted(r->tree, hf_encrypted)) {
+        item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, len, encrypted);
+        proto_item_set_generated(item);
+    }
+}
+
 static void add_header(report_t *r, bthome_header_status_t status)
 {
     const bthome_v2_header_t *hdr = &r->hdr;
     proto_item *item;
 
-    item = NULL;
-    if (r->tree) {  /* per advert: without a tree, go straight to the expert infos */
-        if (field_wanted(r->tree, hf_version)) {
-            item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 1, hdr->version);
-            proto_item_set_generated(item);
-        }
-        if (field_wanted(r->tree, hf_encrypted)) {
-            item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 1, hdr->encrypted);
-            proto_item_set_generated(item);
-        }
-        if (field_wanted(r->tree, hf_info) || any_field_wanted(r->tree, info_bits))
-            item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits,
-                                          ENC_NA);
-        else
-            item = r->item;     /* expert infos of the byte still need an anchor */
-    }
+    add_version_items(r, hdr->version, hdr->encrypted, 1);
+    /* the byte's expert infos hang on the bitmask, else on the BTHome item */
+    if (field_wanted(r->tree, hf_info) || any_field_wanted(r->tree, info_bits))
+        item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits,
+                                      ENC_NA);
+    else
+        item = r->item;
     if (hdr->version != 2)
         expert_add_info_format(r->pinfo, item, &ei_bad_version,
             "Version bits say %u, not 2: decoded as v2 anyway", hdr->version);
@@ -819,20 +829,16 @@ static void add_encrypted(report_t *r)
         proto_item_set_generated(item);
         add_decrypted(r, plain, sealed.ciphertext_len);
     } else if (tried) {
-        if (expert_observed(r, &ei_mic_failure))
+        if (expert_text_needed(r, enc_item, &ei_mic_failure))
             expert_add_info_format(r->pinfo, enc_item, &ei_mic_failure,
                 "MIC does not verify with the key(s) for %s: wrong key or tampered frame",
                 mac_text(r->pinfo, r->device));
-        else
-            add_unobserved_expert(r->pinfo, enc_item, &ei_mic_failure);
         summary_append(&r->summary, "[encrypted, MIC failure]");
         r->audit_skip = bthome_keys_device_has_key(r->device);
     } else {
-        if (expert_observed(r, &ei_no_key))
+        if (expert_text_needed(r, enc_item, &ei_no_key))
             expert_add_info_format(r->pinfo, enc_item, &ei_no_key,
                 "Encrypted: no key configured for %s", mac_text(r->pinfo, r->device));
-        else
-            add_unobserved_expert(r->pinfo, enc_item, &ei_no_key);
         summary_append(&r->summary, "[encrypted, no key]");
     }
 }
@@ -1064,18 +1070,14 @@ static void add_findings(report_t *r, const audit_record_t *rec)
             at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, r->tvb, 0, 0, f->prev_frame);
             proto_item_set_generated(at);
         }
-        if (expert_observed(r, ei)) {
+        if (expert_text_needed(r, at, ei)) {
             const char *text = finding_text(r, f);
             if (rec->unauthenticated && f->kind != BTHOME_FINDING_DUPLICATE)
                 text = wmem_strdup_printf(r->pinfo->pool,
                     "%s (counter unauthenticated: no key for this device)", text);
             expert_add_info_format(r->pinfo, at, ei, "%s", text);
-        } else {
-            add_unobserved_expert(r->pinfo, at, ei);
         }
-        summary_append(&r->summary, " [");
-        summary_append(&r->summary, finding_display[f->kind].marker);
-        summary_append(&r->summary, "]");
+        summary_append_printf(&r->summary, " [%s]", finding_display[f->kind].marker);
     }
 }
 
@@ -1233,24 +1235,13 @@ static void add_v2(report_t *r)
 /* v1 has no header: the UUID says whether the objects are encrypted. */
 static void add_v1(report_t *r, bool encrypted)
 {
-    proto_item *item;
-
     r->device = r->advertiser;
     add_device(r);
-    if (expert_observed(r, &ei_legacy_v1))
+    if (expert_text_needed(r, r->item, &ei_legacy_v1))
         expert_add_info_format(r->pinfo, r->item, &ei_legacy_v1,
             "Device uses the deprecated BTHome v1 format (UUID 0x%04X)",
             encrypted ? BTHOME_UUID_V1_ENCRYPTED : BTHOME_UUID_V1);
-    else
-        add_unobserved_expert(r->pinfo, r->item, &ei_legacy_v1);
-    if (field_wanted(r->tree, hf_version)) {
-        item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, 0, 1);
-        proto_item_set_generated(item);
-    }
-    if (field_wanted(r->tree, hf_encrypted)) {
-        item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, 0, encrypted);
-        proto_item_set_generated(item);
-    }
+    add_version_items(r, 1, encrypted, 0);
     r->hdr.encrypted = encrypted;
     if (tvb_captured_length(r->tvb) == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
