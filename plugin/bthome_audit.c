@@ -57,11 +57,11 @@ static bthome_replay_kind_t classify_replay(uint32_t counter, uint32_t highest)
     return BTHOME_REPLAY_STALE;
 }
 
+/* seen: the device's recent counter equal to the advert's, or NULL. */
 static void check_counter(const bthome_device_history_t *h, const bthome_audit_input_t *in,
-                          bool duplicate, bthome_audit_result_t *out)
+                          const bthome_counter_seen_t *seen, bool duplicate,
+                          bthome_audit_result_t *out)
 {
-    const bthome_counter_seen_t *seen = find_recent(h, in->counter);
-
     if (seen && seen->digest != in->digest) {
         add_finding(out, BTHOME_FINDING_COUNTER_REUSE, seen->frame);
     } else if (duplicate) {
@@ -75,7 +75,8 @@ static void check_counter(const bthome_device_history_t *h, const bthome_audit_i
     }
 }
 
-static void record(bthome_device_history_t *h, const bthome_audit_input_t *in, bool identical)
+static void record(bthome_device_history_t *h, const bthome_audit_input_t *in, bool identical,
+                   bool counter_recent)
 {
     if (!in->keep)
         return;
@@ -89,7 +90,7 @@ static void record(bthome_device_history_t *h, const bthome_audit_input_t *in, b
         h->last_encrypted_frame = in->frame;
     if (!in->has_counter)
         return;
-    if (!find_recent(h, in->counter)) {
+    if (!counter_recent) {
         h->recent[h->recent_next] = (bthome_counter_seen_t){ in->counter, in->frame, in->digest };
         h->recent_next = (uint8_t)((h->recent_next + 1) % BTHOME_AUDIT_RECENT_COUNTERS);
         if (h->recent_count < BTHOME_AUDIT_RECENT_COUNTERS)
@@ -108,6 +109,8 @@ void bthome_audit_advert(bthome_device_history_t *h, const bthome_audit_input_t 
     bool identical = h->has_last && in->digest == h->last_digest;
     bool same_packet_id = h->has_last && !identical && in->packet_id >= 0 &&
                           in->packet_id == h->last_packet_id;
+    /* one search serves the check and the record: the history does not change between */
+    const bthome_counter_seen_t *seen = in->has_counter ? find_recent(h, in->counter) : NULL;
 
     out->count = 0;
     if (identical || same_packet_id)
@@ -116,6 +119,6 @@ void bthome_audit_advert(bthome_device_history_t *h, const bthome_audit_input_t 
     if (!in->encrypted && (in->key_configured || h->last_encrypted_frame))
         add_finding(out, BTHOME_FINDING_DOWNGRADE, h->last_encrypted_frame);
     if (in->has_counter && !identical)
-        check_counter(h, in, same_packet_id, out);
-    record(h, in, identical);
+        check_counter(h, in, seen, same_packet_id, out);
+    record(h, in, identical, seen != NULL);
 }

@@ -62,38 +62,49 @@ typedef struct {
     size_t unit_len;
 } row_facts_t;
 
-static const row_facts_t *row_facts(uint8_t id)
+static row_facts_t facts_by_id[256];
+static bool facts_ready;
+
+static void work_out_row_facts(void)
 {
-    static row_facts_t facts[256];
-    static bool ready;
     size_t n = sizeof defs_in_order / sizeof defs_in_order[0];
 
-    if (!ready) {
-        for (size_t i = 0; i < n; i++) {
-            const bthome_object_def_t *def = defs_in_order[i];
-            row_facts_t *f = &facts[def->id];
-            size_t j = 0;
-            while (strcmp(defs_in_order[j]->field, def->field) != 0)
-                j++;
-            f->first_id = defs_in_order[j]->id;
-            f->decimals = (uint8_t)bthome_factor_decimals(def);
-            f->digits = bthome_factor_digits(def);
-            f->plain_factor = f->decimals == 0 || (f->digits == 1 && f->decimals < 10);
-            f->unit_len = strlen(def->unit);
-            f->divisor = 1.0;
-            for (unsigned k = f->decimals; k > 0; k--)
-                f->divisor *= 10.0;
-        }
-        ready = true;
+    for (size_t i = 0; i < n; i++) {
+        const bthome_object_def_t *def = defs_in_order[i];
+        row_facts_t *f = &facts_by_id[def->id];
+        size_t j = 0;
+        while (strcmp(defs_in_order[j]->field, def->field) != 0)
+            j++;
+        f->first_id = defs_in_order[j]->id;
+        f->decimals = (uint8_t)bthome_factor_decimals(def);
+        f->digits = bthome_factor_digits(def);
+        f->plain_factor = f->decimals == 0 || (f->digits == 1 && f->decimals < 10);
+        f->unit_len = strlen(def->unit);
+        f->divisor = 1.0;
+        for (unsigned k = f->decimals; k > 0; k--)
+            f->divisor *= 10.0;
     }
-    return &facts[id];
+    facts_ready = true;
 }
 
-double bthome_scale(const bthome_object_def_t *def, int64_t raw)
+/* Inline: it is read several times per object. */
+static inline const row_facts_t *row_facts(uint8_t id)
+{
+    if (__builtin_expect(!facts_ready, 0))
+        work_out_row_facts();
+    return &facts_by_id[id];
+}
+
+static inline double scale(const bthome_object_def_t *def, int64_t raw)
 {
     const row_facts_t *f = row_facts(def->id);
 
     return (double)(raw * f->digits) / f->divisor;
+}
+
+double bthome_scale(const bthome_object_def_t *def, int64_t raw)
+{
+    return scale(def, raw);
 }
 
 /* Words are "false|true" for BINARY rows and "value=word|..." for the others. */
@@ -193,34 +204,58 @@ void bthome_type_range(bthome_type_t type, int64_t *min, int64_t *max)
     }
 }
 
-static int64_t read_le(const uint8_t *p, bthome_type_t type)
+static inline int64_t read_le(const uint8_t *p, bthome_type_t type)
 {
-    unsigned size = bthome_type_size(type);
-    uint64_t v = 0;
-    for (unsigned i = size; i > 0; i--)
-        v = (v << 8) | p[i - 1];
-    if (bthome_type_is_signed(type) && (v >> (size * 8 - 1)) & 1)
-        return (int64_t)v - ((int64_t)1 << (size * 8));
-    return (int64_t)v;
+    switch (type) {
+    case BTHOME_TYPE_U8: return p[0];
+    case BTHOME_TYPE_S8: return (int8_t)p[0];
+    case BTHOME_TYPE_U16: return (uint16_t)(p[0] | p[1] << 8);
+    case BTHOME_TYPE_S16: return (int16_t)(p[0] | p[1] << 8);
+    case BTHOME_TYPE_U24: return (int64_t)(p[0] | p[1] << 8 | (uint32_t)p[2] << 16);
+    case BTHOME_TYPE_U32:
+        return (int64_t)(p[0] | p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    case BTHOME_TYPE_S32:
+        return (int32_t)(p[0] | p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    default: return 0;      /* not an integer type */
+    }
 }
 
 void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len)
 {
-    memset(p, 0, sizeof *p);
     p->data = data;
     p->len = len;
+    p->pos = 0;
     p->prev_id = -1;
+    p->stopped = false;
+    bthome_ordinals_init(&p->seen);
+}
+
+void bthome_ordinals_init(bthome_ordinals_t *seen)
+{
+    memset(seen->valid, 0, sizeof seen->valid);
 }
 
 /* Objects are numbered per field: 0x02 then 0x45 are "Temperature", "Temperature 2".
- * The count sits at the field's first (lowest) ID. */
-unsigned bthome_next_ordinal(uint16_t seen_by_field[256], const bthome_object_def_t *def)
+ * The count sits at the field's first (lowest) ID. Inline in the v2 parser: it runs for
+ * every object. */
+static inline unsigned next_ordinal(bthome_ordinals_t *seen, const bthome_object_def_t *def)
 {
-    uint16_t *seen = &seen_by_field[row_facts(def->id)->first_id];
+    unsigned at = row_facts(def->id)->first_id;
+    uint32_t bit = (uint32_t)1 << (at % 32);
+    uint16_t *count = &seen->count[at];
 
-    if (*seen < UINT16_MAX)
-        (*seen)++;
-    return *seen;
+    if (!(seen->valid[at / 32] & bit)) {
+        seen->valid[at / 32] |= bit;
+        *count = 0;
+    }
+    if (*count < UINT16_MAX)
+        (*count)++;
+    return *count;
+}
+
+unsigned bthome_next_ordinal(bthome_ordinals_t *seen, const bthome_object_def_t *def)
+{
+    return next_ordinal(seen, def);
 }
 
 /* Sets the value bytes of a variable-length object; false when they overrun. */
@@ -249,7 +284,7 @@ static void decode_value(bthome_object_t *obj, const uint8_t *v)
     switch (def->kind) {
     case BTHOME_KIND_NUMBER:
         obj->raw = read_le(v, def->type);
-        obj->value = bthome_scale(def, obj->raw);
+        obj->value = scale(def, obj->raw);
         break;
     case BTHOME_KIND_BINARY: case BTHOME_KIND_ENUM: case BTHOME_KIND_EVENT:
     case BTHOME_KIND_TIMESTAMP:
@@ -290,7 +325,7 @@ bool bthome_parser_next(bthome_parser_t *p, bthome_object_t *obj)
         p->stopped = true;
         return true;
     }
-    obj->ordinal = bthome_next_ordinal(p->seen, obj->def);
+    obj->ordinal = next_ordinal(&p->seen, obj->def);
     p->prev_id = obj->id;
     if (obj->def->length == 0) {
         if (!read_var_length(obj, p->data + p->pos + 1, avail)) {
@@ -362,46 +397,72 @@ static void format_text(const uint8_t *s, size_t len, char *buf, size_t size)
     buf[out] = '\0';
 }
 
-/* raw x 10^-decimals as snprintf(buf, size, "%.*f") writes it (truncated the same way,
- * same return value), without printf: exact for every raw of the table's types. */
-static int format_scaled_int(int64_t raw, unsigned decimals, char *buf, size_t size)
+/* raw x 10^-decimals as "%.*f" writes it, written leftwards so that it ends at end;
+ * returns its start. Exact for every raw of the table's types; decimals < 10, so 32
+ * characters hold any int64_t. The integer part goes two digits per division. */
+static char *scaled_int_leftwards(int64_t raw, unsigned decimals, char *end)
 {
-    char rev[32];
-    size_t n = 0, out = 0;
+    static const char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    char *p = end;
     uint64_t mag = raw < 0 ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw;
 
     for (unsigned i = 0; i < decimals; i++, mag /= 10)
-        rev[n++] = (char)('0' + mag % 10);
+        *--p = (char)('0' + mag % 10);
     if (decimals)
-        rev[n++] = '.';
-    do {
-        rev[n++] = (char)('0' + mag % 10);
-        mag /= 10;
-    } while (mag);
+        *--p = '.';
+    while (mag >= 100) {
+        const char *pair = &pairs[2 * (mag % 100)];
+        *--p = pair[1];
+        *--p = pair[0];
+        mag /= 100;
+    }
+    if (mag >= 10) {
+        *--p = pairs[2 * mag + 1];
+        *--p = pairs[2 * mag];
+    } else {
+        *--p = (char)('0' + mag);
+    }
     if (raw < 0)
-        rev[n++] = '-';
-    for (size_t i = n; i > 0 && out + 1 < size; i--)
-        buf[out++] = rev[i - 1];
-    if (size)
-        buf[out] = '\0';
-    return (int)n;
+        *--p = '-';
+    return p;
 }
 
+#define UNIT_MAX_FAST 48
+
+/* "25.06 °C", truncated to size like snprintf. Factors 1, 0.1, 0.01, ...: the raw integer
+ * with a decimal point, built from the right after the unit and copied once (no printf:
+ * this runs for most objects of every advert). */
 static void format_number(const bthome_object_t *obj, char *buf, size_t size)
 {
     const bthome_object_def_t *def = obj->def;
     const row_facts_t *f = row_facts(def->id);
-    /* factors 1, 0.1, 0.01, 0.001: the raw integer with a decimal point (no printf) */
-    int n = f->plain_factor
-        ? format_scaled_int(obj->raw, f->decimals, buf, size)
-        : snprintf(buf, size, "%.*f", (int)f->decimals, obj->value);
-    size_t unit_len = f->unit_len;
+    char text[32 + 1 + UNIT_MAX_FAST + 1];
+    char *end = text + sizeof text, *p = end;
+    size_t n;
 
-    if (unit_len && n > 0 && (size_t)n + 1 + unit_len < size) {
-        buf[n] = ' ';
-        memcpy(buf + n + 1, def->unit, unit_len + 1);
-    } else if (unit_len && n > 0 && (size_t)n < size) {
-        snprintf(buf + n, size - (size_t)n, " %s", def->unit);   /* truncated */
+    if (!f->plain_factor || f->unit_len > UNIT_MAX_FAST) {
+        if (f->unit_len)
+            snprintf(buf, size, "%.*f %s", (int)f->decimals, obj->value, def->unit);
+        else
+            snprintf(buf, size, "%.*f", (int)f->decimals, obj->value);
+        return;
+    }
+    *--p = '\0';
+    if (f->unit_len) {
+        p -= f->unit_len;
+        memcpy(p, def->unit, f->unit_len);
+        *--p = ' ';
+    }
+    p = scaled_int_leftwards(obj->raw, f->decimals, p);
+    n = (size_t)(end - p);          /* the NUL included */
+    if (n <= size) {
+        memcpy(buf, p, n);
+    } else {
+        memcpy(buf, p, size - 1);
+        buf[size - 1] = '\0';
     }
 }
 
@@ -485,9 +546,6 @@ void bthome_format_mac(const uint8_t mac[BTHOME_MAC_LEN], char out[BTHOME_MAC_TE
 
 uint64_t bthome_mac_number(const uint8_t mac[BTHOME_MAC_LEN])
 {
-    uint64_t n = 0;
-
-    for (int i = 0; i < BTHOME_MAC_LEN; i++)
-        n = n << 8 | mac[i];
-    return n;
+    return (uint64_t)mac[0] << 40 | (uint64_t)mac[1] << 32 | (uint64_t)mac[2] << 24 |
+           (uint64_t)mac[3] << 16 | (uint64_t)mac[4] << 8 | mac[5];
 }

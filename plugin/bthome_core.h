@@ -134,19 +134,29 @@ typedef struct {
     bool has_steps;
 } bthome_object_t;
 
+/* Objects so far per field in one object list, indexed by the field's first ID. A count
+ * is valid only once its bit is set: a new list clears 32 bytes, not 512. */
+typedef struct {
+    uint32_t valid[256 / 32];
+    uint16_t count[256];
+} bthome_ordinals_t;
+
+/* Starts a new list. */
+void bthome_ordinals_init(bthome_ordinals_t *seen);
+/* 1 for the first object of def's field in the list, 2 for the next, ... Shared by the
+ * v2 and v1 parsers. */
+unsigned bthome_next_ordinal(bthome_ordinals_t *seen, const bthome_object_def_t *def);
+
 typedef struct {
     const uint8_t *data;
     size_t len;
     size_t pos;
     int prev_id;
     bool stopped;
-    uint16_t seen[256];     /* objects so far per field, indexed by its first ID */
+    bthome_ordinals_t seen;
 } bthome_parser_t;
 
 void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len);
-/* 1 for the first object of def's field in a list, 2 for the next, ...: seen_by_field
- * holds the counts (zero it per list). Shared by the v2 and v1 parsers. */
-unsigned bthome_next_ordinal(uint16_t seen_by_field[256], const bthome_object_def_t *def);
 /* Next object; false at the end or after an object that stops parsing (truncated,
  * length overrun, unknown). */
 bool bthome_parser_next(bthome_parser_t *p, bthome_object_t *obj);

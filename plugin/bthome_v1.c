@@ -30,9 +30,11 @@ const char *bthome_v1_status_name(bthome_v1_status_t status)
 
 void bthome_v1_parser_init(bthome_v1_parser_t *p, const uint8_t *data, size_t len)
 {
-    memset(p, 0, sizeof *p);
     p->data = data;
     p->len = len;
+    p->pos = 0;
+    p->stopped = false;
+    bthome_ordinals_init(&p->seen);
 }
 
 /* Which formats a kind can take and how many value bytes each allows (bthome_v1.h). */
@@ -198,7 +200,7 @@ static bthome_v1_status_t classify(bthome_v1_parser_t *p, bthome_v1_object_t *o)
     bthome_object_t *obj = &o->obj;
     if (!obj->def)
         return BTHOME_V1_UNKNOWN_ID;
-    obj->ordinal = bthome_next_ordinal(p->seen, obj->def);
+    obj->ordinal = bthome_next_ordinal(&p->seen, obj->def);
     bthome_v1_status_t st = check_shape(o->format, obj->def, obj->value_length);
     return st != BTHOME_V1_OK ? st : decode_value(o, p->data + obj->value_offset,
                                                   obj->value_length);
@@ -235,7 +237,7 @@ bool bthome_v1_parser_next(bthome_v1_parser_t *p, bthome_v1_object_t *out)
         set_status(out, out->declared_length == 0 ? BTHOME_V1_ZERO_LENGTH
                                                   : BTHOME_V1_TRUNCATED);
         if (obj->def)
-            obj->ordinal = bthome_next_ordinal(p->seen, obj->def);
+            obj->ordinal = bthome_next_ordinal(&p->seen, obj->def);
         out->length = out->declared_length == 0 ? 1 : avail;
         p->stopped = true;
         return true;

@@ -89,7 +89,7 @@ typedef struct {
     size_t len;
     size_t pos;
     bool stopped;
-    uint16_t seen[256];     /* objects so far per field, indexed by its first ID */
+    bthome_ordinals_t seen;
 } bthome_v1_parser_t;
 
 void bthome_v1_parser_init(bthome_v1_parser_t *p, const uint8_t *data, size_t len);

@@ -216,6 +216,8 @@ static int *const encryption_fields[] = {
 typedef struct {
     unsigned version;           /* 1 or 2 */
     tvbuff_t *tvb;              /* the service data after the UUID */
+    const uint8_t *data;        /* its bytes (read once: several steps need them) */
+    unsigned len;
     packet_info *pinfo;
     proto_tree *tree;           /* the BTHome subtree */
     proto_item *item;           /* the BTHome item */
@@ -279,6 +281,8 @@ static inline bool field_wanted(proto_tree *tree, int hf)
 
 static bool any_field_wanted(proto_tree *tree, int *const *hfs)
 {
+    if (!tree)
+        return false;
     for (; *hfs; hfs++)
         if (field_wanted(tree, **hfs))
             return true;
@@ -547,7 +551,8 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
     /* firmware versions are string fields whose value is the text */
     if (want_text || obj->def->kind == BTHOME_KIND_FIRMWARE)
         bthome_format_value(obj, body, text, sizeof text);
-    add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
+    if (tree || obj->out_of_order || obj->invalid_utf8 || obj->reserved_bits)
+        add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
     add_reading(r, obj, label, text);
     if (want_text) {
         summary_add_reading(&r->summary, prev_id < 0, label, text);
@@ -741,9 +746,8 @@ static void add_header(report_t *r, bthome_header_status_t status)
                              hdr->mac);
     else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT)
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 1,
-            (int)tvb_captured_length(r->tvb) - 1,
-            "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
-            tvb_captured_length(r->tvb) - 1);
+            (int)r->len - 1, "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
+            r->len - 1);
 }
 
 static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
@@ -770,7 +774,7 @@ static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
 static void add_encrypted(report_t *r)
 {
     int start = (int)r->hdr.body_offset;
-    unsigned len = tvb_captured_length_remaining(r->tvb, start);
+    unsigned len = r->len - (unsigned)start;
     bthome_sealed_t sealed;
     proto_tree *enc;
     proto_item *enc_item, *item;
@@ -780,7 +784,7 @@ static void add_encrypted(report_t *r)
     uint8_t *plain;
     bool tried, decrypted;
 
-    if (!bthome_split_sealed(tvb_get_ptr(r->tvb, start, (int)len), len, &sealed)) {
+    if (!bthome_split_sealed(r->data + start, len, &sealed)) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, r->tvb, start, (int)len,
             "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
         summary_append(&r->summary, "[encrypted, too short]");
@@ -856,8 +860,10 @@ static void add_body(report_t *r, bthome_header_status_t status)
 
 /* ---- Device crypto audit ----------------------------------------------------------- */
 
-/* Per capture file: device address -> its history. Wireshark empties it between files. */
-static wmem_map_t *device_histories;
+/* Per capture file (init/cleanup routines): device address -> its history, in file
+ * scope. A GHashTable, not a wmem_map: this lookup runs for every advert, and wmem_map's
+ * seeded hash made its cost vary from run to run (one probe to several). */
+static GHashTable *device_histories;
 
 struct device {
     uint64_t address;
@@ -876,14 +882,16 @@ static device_t *device_state(const uint8_t *mac)
     uint64_t address = bthome_mac_number(mac);
     device_t *dev;
 
-    dev = (device_t *)wmem_map_lookup(device_histories, &address);
+    if (!device_histories)
+        return NULL;
+    dev = (device_t *)g_hash_table_lookup(device_histories, &address);
     if (!dev) {
         dev = wmem_new(wmem_file_scope(), device_t);
         dev->address = address;
         dev->name = NULL;
         dev->name_frame = 0;
         bthome_history_init(&dev->history);
-        wmem_map_insert(device_histories, &dev->address, dev);
+        g_hash_table_insert(device_histories, &dev->address, dev);
     }
     return dev;
 }
@@ -989,7 +997,7 @@ static bool audit_report(report_t *r, audit_record_t *rec)
         return audit_kept(r->pinfo->num, r->report, rec);
     keyed = bthome_keys_device_has_key(r->device);
     r->audit.frame = r->pinfo->num;
-    r->audit.digest = bthome_digest(tvb_get_ptr(r->tvb, 0, -1), tvb_captured_length(r->tvb));
+    r->audit.digest = bthome_digest(r->data, r->len);
     r->audit.encrypted = r->hdr.encrypted;
     r->audit.key_configured = keyed;
     /* Only what a key verified enters a keyed device's history: a forged frame must not
@@ -1168,7 +1176,7 @@ static void add_device(report_t *r)
     }
     name_item = field_wanted(r->tree, hf_device_name);
     r->state = device_state(r->device);
-    r->device_name = device_name(r, r->state, name_item || r->readings);
+    r->device_name = r->state ? device_name(r, r->state, name_item || r->readings) : NULL;
     if (!r->device_name || !name_item)
         return;
     item = proto_tree_add_string(r->tree, hf_device_name, r->tvb, 0, 0, r->device_name);
@@ -1199,24 +1207,51 @@ static void queue_tap(report_t *r)
     tap_queue_packet(bthome_tap, r->pinfo, ad);
 }
 
-/* Several BTHome service data in one frame (HCI reports): number them, and keep every
- * summary in the Info column. */
-static unsigned next_report(packet_info *pinfo)
+/* Several BTHome service data in one frame (HCI reports): they are numbered, and every
+ * summary stays in the Info column. Wireshark already counts each protocol's layers in a
+ * frame (curr_proto_layer_num) as it calls dissectors: the table calls BTHome once per
+ * service data, the postdissector once per frame. Reading that count is free; a counter
+ * of our own in the frame's proto data (a list walk and an allocation per advert) is
+ * only kept for a call that added no layer. */
+static bool called_as_layer(packet_info *pinfo)
+{
+    wmem_list_frame_t *last = pinfo->layers ? wmem_list_tail(pinfo->layers) : NULL;
+
+    return last && GPOINTER_TO_INT(wmem_list_frame_data(last)) == proto_bthome;
+}
+
+static unsigned *own_report_counter(packet_info *pinfo, bool create)
 {
     unsigned *reports = (unsigned *)p_get_proto_data(pinfo->pool, pinfo, proto_bthome, 0);
 
-    if (!reports) {
+    if (!reports && create) {
         reports = wmem_new0(pinfo->pool, unsigned);
         p_add_proto_data(pinfo->pool, pinfo, proto_bthome, 0, reports);
     }
-    return ++*reports;
+    return reports;
+}
+
+/* The number of service data handed over by btcommon's table (4.2+). */
+static unsigned table_report(packet_info *pinfo)
+{
+    if (called_as_layer(pinfo))
+        return pinfo->curr_proto_layer_num;
+    return ++*own_report_counter(pinfo, true);
+}
+
+/* The number of the first service data the postdissector decodes: after the table's. */
+static unsigned first_post_report(packet_info *pinfo)
+{
+    const unsigned *reports = own_report_counter(pinfo, false);
+
+    if (reports)
+        return *reports + 1;
+    return called_as_layer(pinfo) ? pinfo->curr_proto_layer_num : 1;
 }
 
 static void add_v2(report_t *r)
 {
-    unsigned len = tvb_captured_length(r->tvb);
-    bthome_header_status_t status = bthome_parse_v2_header(tvb_get_ptr(r->tvb, 0, (int)len), len,
-                                                           &r->hdr);
+    bthome_header_status_t status = bthome_parse_v2_header(r->data, r->len, &r->hdr);
 
     if (status == BTHOME_HEADER_EMPTY) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
@@ -1243,7 +1278,7 @@ static void add_v1(report_t *r, bool encrypted)
             encrypted ? BTHOME_UUID_V1_ENCRYPTED : BTHOME_UUID_V1);
     add_version_items(r, 1, encrypted, 0);
     r->hdr.encrypted = encrypted;
-    if (tvb_captured_length(r->tvb) == 0) {
+    if (r->len == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
             "Empty service data: no objects");
         summary_append(&r->summary, "[empty]");
@@ -1275,7 +1310,7 @@ static void set_info_column(packet_info *pinfo, const report_t *r)
 /* Dissects BTHome service data (the bytes after the UUID). advertiser: the frame's
  * advertiser address in display order, NULL when the link does not tell. */
 static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, unsigned uuid,
-                          const uint8_t *advertiser)
+                          const uint8_t *advertiser, unsigned report)
 {
     report_t r;
 
@@ -1288,8 +1323,10 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
     memset(&r, 0, sizeof r);
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
     r.tvb = tvb;
+    r.len = tvb_captured_length(tvb);
+    r.data = r.len ? tvb_get_ptr(tvb, 0, (int)r.len) : NULL;
     r.pinfo = pinfo;
-    r.report = next_report(pinfo);
+    r.report = report;
     if (!PINFO_FD_VISITED(pinfo))
         audit_forget(pinfo->num, r.report);
     r.advertiser = advertiser;
@@ -1327,7 +1364,8 @@ static int dissect_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
     const bluetooth_eir_ad_data_t *ad = (const bluetooth_eir_ad_data_t *)data;
 
     return dissect_bthome(tvb, pinfo, tree, uuid,
-                          ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo));
+                          ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo),
+                          table_report(pinfo));
 }
 
 static int dissect_v2_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
@@ -1577,6 +1615,7 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 {
     bool keep = !service_data_table_hooked && !PINFO_FD_VISITED(pinfo);
     located_list_t *list = NULL;
+    unsigned first;
 
     if (service_data_table_hooked && (!tree || !may_hold_empty_service_data(tvb)))
         return 0;   /* 4.2+: spare the search through the tree in (nearly) every frame */
@@ -1587,10 +1626,11 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
         if (keep)
             located_keep(pinfo, list);
     }
+    first = list ? first_post_report(pinfo) : 0;
     for (unsigned i = 0; list && i < list->count; i++) {
         const located_t *at = &list->at[i];
         dissect_bthome(tvb_new_subset_length(tvb, at->start, at->length), pinfo, tree,
-                       at->uuid, at->has_advertiser ? at->advertiser : NULL);
+                       at->uuid, at->has_advertiser ? at->advertiser : NULL, first + i);
     }
     return 0;
 }
@@ -1605,6 +1645,7 @@ static void bthome_init(void)
         located_pages = g_ptr_array_new_with_free_func(g_free);
     audit_index = g_array_new(FALSE, FALSE, (unsigned)sizeof(audit_index_t));
     audit_records = g_byte_array_new();
+    device_histories = g_hash_table_new(g_int64_hash, g_int64_equal);
 }
 
 static void bthome_cleanup(void)
@@ -1618,6 +1659,9 @@ static void bthome_cleanup(void)
     if (audit_records)
         g_byte_array_free(audit_records, TRUE);
     audit_records = NULL;
+    if (device_histories)       /* the histories themselves are in file scope */
+        g_hash_table_destroy(device_histories);
+    device_histories = NULL;
 }
 
 /* Narrowest integer type holding every row of a field. */
@@ -1857,8 +1901,6 @@ static void proto_register_bthome(void)
                                 array_length(expert_infos));
 
     bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
-    device_histories = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
-                                              g_int64_hash, g_int64_equal);
     located_lists = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
                                            g_direct_hash, g_direct_equal);
     register_init_routine(bthome_init);

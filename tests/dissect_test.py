@@ -77,6 +77,12 @@ def dissect(ws, capture, options=()):
     return out
 
 
+def info_column(ws, capture, options=()):
+    """The Info column of each frame, from summary lines (the protocol and length cut)."""
+    out = ws.run(["-n", "-r", capture, *options]).stdout
+    return [re.sub(r"^.* BTHome \d+ ", "", line) for line in out.splitlines()]
+
+
 def check_expert(lines, field, text):
     """bthome.expert.X: the frame has X whose message contains text."""
     name = field[len("bthome.expert."):]
@@ -156,6 +162,7 @@ def main():
     ap.add_argument("--capture", required=True)
     ap.add_argument("--expected", required=True)
     ap.add_argument("--spec")
+    ap.add_argument("--info", help="expected Info column of each frame, from summary lines")
     ap.add_argument("--keys")
     ap.add_argument("--keys-in-profile", action="store_true")
     ap.add_argument("--update", action="store_true")
@@ -172,10 +179,15 @@ def main():
         else:
             options = [arg for row in rows for arg in ("-o", "uat:bthome_keys:" + row)]
         actual = dissect(ws, args.capture, options)
+        info = info_column(ws, args.capture, options) if args.info else []
     if args.update:
         with open(args.expected, "w", encoding="utf-8") as f:
             f.write("\n".join(actual) + "\n")
         print(f"wrote {args.expected}")
+        if args.info:
+            with open(args.info, "w", encoding="utf-8") as f:
+                f.write("\n".join(info) + "\n")
+            print(f"wrote {args.info}")
         return 0
     with open(args.expected, encoding="utf-8") as f:
         expected = f.read().splitlines()
@@ -183,6 +195,10 @@ def main():
                                          lineterm=""))
     if args.spec:
         failures += check_spec(actual, args.spec)
+    if args.info:
+        with open(args.info, encoding="utf-8") as f:
+            failures += difflib.unified_diff(f.read().splitlines(), info, args.info,
+                                             "tshark (Info column)", lineterm="")
     frames = sum(1 for line in actual if line.startswith("# frame"))
     if failures:
         print("\n".join(failures))

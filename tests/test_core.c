@@ -946,6 +946,71 @@ static void test_mac_helpers(void)
     CHECK(bthome_mac_number(mac) == 0x5448e68f80a5ULL);
 }
 
+/* Every integer value of every number row reads as raw x factor in decimal, as printf
+ * of the integer and its remainder writes it: the boundaries of the wire type, the
+ * digits' carries (9, 10, 99, 100, ...) and a pseudo-random sweep. */
+static void check_number_text(const bthome_object_def_t *def, int64_t raw)
+{
+    unsigned size = bthome_type_size(def->type), decimals = bthome_factor_decimals(def);
+    uint64_t mag = raw < 0 ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw, scale = 1;
+    bthome_parser_t p;
+    bthome_object_t obj;
+    static char label[96];
+    char text[BTHOME_VALUE_TEXT_MAX], want[96];
+    int n;
+
+    for (unsigned i = 0; i < decimals; i++)
+        scale *= 10;
+    n = snprintf(want, sizeof want, "%s%llu", raw < 0 ? "-" : "",
+                 (unsigned long long)(mag / scale));
+    if (decimals)
+        n += snprintf(want + n, sizeof want - (size_t)n, ".%0*llu", (int)decimals,
+                      (unsigned long long)(mag % scale));
+    if (def->unit[0])
+        snprintf(want + n, sizeof want - (size_t)n, " %s", def->unit);
+    in[0] = def->id;
+    for (unsigned i = 0; i < size; i++)
+        in[1 + i] = (uint8_t)((uint64_t)raw >> (8 * i));
+    in_len = 1 + size;
+    snprintf(label, sizeof label, "%s raw %lld", def->field, (long long)raw);
+    cur = label;
+    bthome_parser_init(&p, in, in_len);
+    CHECK(bthome_parser_next(&p, &obj));
+    CHECK_INT(obj.raw, raw);
+    CHECK(bthome_format_value(&obj, in, text, sizeof text));
+    CHECK_STR(text, want);
+}
+
+static void test_number_text_sweep(void)
+{
+    size_t count;
+    const bthome_object_def_t *const *defs = bthome_object_defs(&count);
+    uint64_t lcg = 12345;
+
+    for (size_t i = 0; i < count; i++) {
+        const bthome_object_def_t *def = defs[i];
+        int64_t min, max;
+        if (def->kind != BTHOME_KIND_NUMBER || bthome_factor_digits(def) != 1 ||
+            bthome_type_size(def->type) == 0)
+            continue;   /* factors such as 0.35 are printf's own rounding, checked above */
+        bthome_type_range(def->type, &min, &max);
+        check_number_text(def, min);
+        check_number_text(def, max);
+        for (int64_t ten = 1; ten <= max; ten *= 10) {
+            for (int64_t v = ten - 1; v <= ten + 1 && v <= max; v++) {
+                check_number_text(def, v);
+                if (-v >= min)
+                    check_number_text(def, -v);
+            }
+        }
+        for (int k = 0; k < 200; k++) {
+            lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+            check_number_text(def, min + (int64_t)((lcg >> 11) % (uint64_t)(max - min + 1)));
+        }
+    }
+    cur = "";
+}
+
 int main(void)
 {
     check_number_cases(sensor_examples, sizeof sensor_examples / sizeof sensor_examples[0]);
@@ -957,6 +1022,7 @@ int main(void)
     test_table();
     test_factor_and_words();
     check_number_cases(boundaries, sizeof boundaries / sizeof boundaries[0]);
+    test_number_text_sweep();
     test_parser_sequence();
     test_many_fields();
     test_parser_errors();
