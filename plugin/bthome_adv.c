@@ -11,6 +11,11 @@
  * power, RSSI, periodic interval (2), direct address type, direct address (6), data
  * length, data. */
 #define HCI_EXT_LEN_OFFSET      20
+#define HCI_EVT_LE_META         0x3e
+#define HCI_SUB_ADV_REPORT      0x02
+#define HCI_SUB_EXT_ADV_REPORT  0x0d
+#define HCI_LEGACY_ADDR_OFFSET  2   /* event type, address type */
+#define HCI_EXT_ADDR_OFFSET     3   /* event type (2), address type */
 
 /* Walking the AD structures from start lands on ad_pos and then exactly on end. */
 static bool chains_through(const uint8_t *frame, size_t start, size_t end, size_t ad_pos)
@@ -43,6 +48,8 @@ static bool span_after_address(const uint8_t *frame, size_t frame_len, size_t ad
                                size_t a, bthome_adv_span_t *out)
 {
     size_t after = a + LL_ADVA_LEN;
+
+    out->address = a;
 
     /* LE link layer: the PDU length counts AdvA and AdvData */
     if (a >= LL_LENGTH_BEFORE_ADVA && frame[a - 1] >= LL_ADVA_LEN &&
@@ -94,4 +101,42 @@ bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,
         }
     }
     return found;
+}
+
+/* The reports of one LE Meta event that starts at e and ends the frame. */
+static bool report_around(const uint8_t *frame, size_t frame_len, size_t e, size_t ad_pos,
+                          bthome_adv_span_t *out)
+{
+    bool legacy = frame[e + 2] == HCI_SUB_ADV_REPORT;
+    size_t pos = e + 4;
+
+    for (unsigned i = 0; i < frame[e + 3]; i++) {
+        size_t address = pos + (legacy ? HCI_LEGACY_ADDR_OFFSET : HCI_EXT_ADDR_OFFSET);
+        size_t length_at = address + (legacy ? HCI_LEGACY_LEN_OFFSET : HCI_EXT_LEN_OFFSET);
+        size_t start = length_at + 1, end;
+
+        if (length_at >= frame_len || (end = start + frame[length_at]) > frame_len)
+            return false;
+        if (start <= ad_pos && ad_pos < end && chains_through(frame, start, end, ad_pos)) {
+            out->start = start;
+            out->end = end;
+            out->address = address;
+            return true;
+        }
+        pos = end + (legacy ? 1 : 0);   /* a legacy report ends with its RSSI */
+    }
+    return false;
+}
+
+bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_pos,
+                              bthome_adv_span_t *out)
+{
+    if (!frame || ad_pos >= frame_len)
+        return false;
+    for (size_t e = 0; e + 4 <= ad_pos; e++)
+        if (frame[e] == HCI_EVT_LE_META && frame[e + 1] == frame_len - e - 2 &&
+            (frame[e + 2] == HCI_SUB_ADV_REPORT || frame[e + 2] == HCI_SUB_EXT_ADV_REPORT) &&
+            report_around(frame, frame_len, e, ad_pos, out))
+            return true;
+    return false;
 }

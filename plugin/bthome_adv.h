@@ -20,12 +20,19 @@
 typedef struct {
     size_t start;   /* first byte of the first AD structure */
     size_t end;     /* one past the last */
+    size_t address; /* offset of the advertiser address (wire order) */
 } bthome_adv_span_t;
 
 /* frame: the captured bytes holding the advertisement; ad_pos: offset of the service
  * data AD structure (its length byte); addr: the advertiser address, display order. */
 bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t ad_pos,
                             const uint8_t addr[6], bthome_adv_span_t *out);
+
+/* The same without knowing the address, for HCI: the LE Advertising Report or LE
+ * Extended Advertising Report holding the service data, read from the LE Meta event
+ * that ends the frame (its parameter length says so), report by report. */
+bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_pos,
+                              bthome_adv_span_t *out);
 
 /* The Complete Local Name, else the Shortened one: offset and length in frame. */
 bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,

@@ -1543,8 +1543,7 @@ static located_list_t *located_kept(tvbuff_t *frame, packet_info *pinfo)
     return list;
 }
 
-/* The BTHome service data AD structures btcommon dissected in this frame's tree (4.2+:
- * only the empty ones, which it does not hand to the table). */
+/* The BTHome service data AD structures btcommon dissected in this frame's tree (4.0). */
 static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
                                            proto_tree *tree, wmem_allocator_t *scope)
 {
@@ -1565,8 +1564,7 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
             !is_bthome_uuid(tvb_get_letohs(frame, start + 1)))
             continue;
         ad_len = tvb_get_uint8(frame, start - 1);
-        if (ad_len < AD_SERVICE_DATA_HEADER ||
-            (service_data_table_hooked && ad_len != AD_SERVICE_DATA_HEADER))
+        if (ad_len < AD_SERVICE_DATA_HEADER)
             continue;
         if (!list)
             list = (located_list_t *)wmem_alloc0(scope, sizeof *list + types->len * sizeof(located_t));
@@ -1580,6 +1578,40 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
         located_set_advertiser(at, frame, pinfo);
     }
     free_frame_fields(types);
+    if (list)
+        list->count = n;
+    return list;
+}
+
+/* 4.2+ without a tree (summary lines, taps): the empty BTHome service data AD structures
+ * of the frame, from its bytes. Each must sit in an advertisement: after the link's
+ * advertiser address (LE link layer), or in a report of the HCI event that ends the
+ * frame, whose address it takes. */
+static located_list_t *locate_empty_service_data(tvbuff_t *frame, packet_info *pinfo)
+{
+    unsigned len = tvb_captured_length(frame), n = 0;
+    const uint8_t *bytes = tvb_get_ptr(frame, 0, (int)len), *link = link_advertiser(pinfo);
+    located_list_t *list = NULL;
+
+    for (unsigned ad = 0; ad + AD_SERVICE_DATA_HEADER < len; ad++) {
+        bthome_adv_span_t adv;
+        unsigned uuid = bytes[ad + 2] | bytes[ad + 3] << 8;
+        located_t *at;
+
+        if (bytes[ad] != AD_SERVICE_DATA_HEADER || bytes[ad + 1] != AD_TYPE_SERVICE_DATA_16 ||
+            !is_bthome_uuid(uuid) ||
+            !(link ? bthome_locate_adv_data(bytes, len, ad, link, &adv)
+                   : bthome_locate_hci_report(bytes, len, ad, &adv)))
+            continue;
+        if (!list)      /* one AD structure per 4 bytes at most */
+            list = (located_list_t *)wmem_alloc0(pinfo->pool,
+                                                 sizeof *list + (len / 4 + 1) * sizeof(located_t));
+        at = &list->at[n++];
+        at->start = (uint16_t)(ad + 1 + AD_SERVICE_DATA_HEADER);
+        at->uuid = (uint16_t)uuid;
+        at->address_at = (uint16_t)(link ? 0 : adv.address + 1);
+        located_set_advertiser(at, frame, pinfo);
+    }
     if (list)
         list->count = n;
     return list;
@@ -1608,8 +1640,8 @@ static bool may_hold_empty_service_data(tvbuff_t *tvb)
 /* Wireshark 4.0 has no service-data table: decode every BTHome service data that
  * btcommon dissected. Their places come from the tree on the first pass and are kept
  * with the frame (4.0 only): later passes (tshark -2, the packet list) may build no
- * tree. 4.2+ has the table but does not consult it for empty service data, so there this
- * only reports those, when a tree is built. */
+ * tree. 4.2+ has the table but does not consult it for empty service data: there this
+ * only reports those, found in the frame's bytes. */
 static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                                void *data _U_)
 {
@@ -1617,14 +1649,19 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
     located_list_t *list = NULL;
     unsigned first;
 
-    if (service_data_table_hooked && (!tree || !may_hold_empty_service_data(tvb)))
-        return 0;   /* 4.2+: spare the search through the tree in (nearly) every frame */
-    if (!service_data_table_hooked && !keep)
-        list = located_kept(tvb, pinfo);
-    if (!list && tree) {
-        list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
-        if (keep)
-            located_keep(pinfo, list);
+    if (service_data_table_hooked) {
+        /* a search of the frame's bytes, with or without a tree: a tree that is not shown
+         * holds no btcommon fields to read (nothing references them) */
+        if (!may_hold_empty_service_data(tvb))
+            return 0;
+        list = locate_empty_service_data(tvb, pinfo);
+    } else {
+        list = keep ? NULL : located_kept(tvb, pinfo);
+        if (!list && tree) {
+            list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
+            if (keep)
+                located_keep(pinfo, list);
+        }
     }
     first = list ? first_post_report(pinfo) : 0;
     for (unsigned i = 0; list && i < list->count; i++) {

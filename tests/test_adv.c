@@ -141,10 +141,66 @@ static void test_random_frames(void)
     passed++;
 }
 
+/* HCI without the address (when Wireshark built no tree): the same advertisement, read
+ * from the event's reports, and where its address is. */
+static void check_hci_report(const char *frame_hex)
+{
+    static const uint8_t wire[6] = { 0x01, 0x00, 0x00, 0x38, 0xc1, 0xa4 };
+    bthome_adv_span_t known, found;
+
+    load(frame_hex);
+    cur = frame_hex;
+    CHECK(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &known));
+    CHECK(bthome_locate_hci_report(in, in_len, service_ad_pos(), &found));
+    if (failed)
+        return;
+    CHECK_INT(found.start, known.start);
+    CHECK_INT(found.end, known.end);
+    CHECK_INT(found.address, known.address);
+    CHECK(known.address + 6 <= in_len && memcmp(in + known.address, wire, 6) == 0);
+}
+
+static void test_hci_reports(void)
+{
+    bthome_adv_span_t adv;
+    size_t second = 0;
+
+    check_hci_report("04 3e 20 02 01 03 00 " ADDR_WIRE " 14 " FLAGS " " NAME_AD " " SVC_AD
+                     " c4");
+    check_hci_report("04 3e 2e 0d 01 10 00 00 " ADDR_WIRE " 01 00 ff 7f c4 00 00 00 "
+                     "00 00 00 00 00 00 14 " FLAGS " " NAME_AD " " SVC_AD);
+    /* an empty service data, BTHome's "03 16 d2 fc"; a btmon frame has no H4 type byte */
+    check_hci_report("04 3e 13 02 01 03 00 " ADDR_WIRE " 07 " FLAGS " 03 16 d2 fc c4");
+    check_hci_report("3e 13 02 01 03 00 " ADDR_WIRE " 07 " FLAGS " 03 16 d2 fc c4");
+    /* the second of two reports */
+    load("04 3e 31 02 02 "
+         "03 00 02 00 00 38 c1 a4 10 " FLAGS " 05 09 44 6f 6f 72 " "06 16 d2 fc 40 1a 01"
+         " c0 "
+         "03 00 " ADDR_WIRE " 0b " FLAGS " " SVC_AD " c4");
+    cur = "two reports";
+    for (size_t i = in_len - 2; i > 0; i--)
+        if (in[i] == 0x07 && in[i + 1] == 0x16) { second = i; break; }
+    CHECK(bthome_locate_hci_report(in, in_len, second, &adv));
+    CHECK_INT(adv.address, 33);
+    CHECK(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv));
+    CHECK_INT(adv.address, 7);
+    /* the LL link layer is no HCI event; an event length that is not the frame's */
+    load("d6 be 89 8e 02 11 " ADDR_WIRE " " FLAGS " " SVC_AD " 11 22 33");
+    CHECK_BOOL(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv), false);
+    load("04 3e 21 02 01 03 00 " ADDR_WIRE " 14 " FLAGS " " NAME_AD " " SVC_AD " c4");
+    CHECK_BOOL(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv), false);
+    /* a data length that does not chain onto the service data */
+    load("04 3e 20 02 01 03 00 " ADDR_WIRE " 13 " FLAGS " " NAME_AD " " SVC_AD " c4");
+    CHECK_BOOL(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv), false);
+    CHECK_BOOL(bthome_locate_hci_report(NULL, 0, 0, &adv), false);
+    cur = "";
+}
+
 int main(void)
 {
     test_link_types();
     test_multi_report();
+    test_hci_reports();
     test_refusals();
     test_random_frames();
     return check_summary();

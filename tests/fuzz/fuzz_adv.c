@@ -2,7 +2,8 @@
  * bytes (bthome_adv.c), as the dissector does for device names. Input: the advertiser
  * address (6 bytes, display order), the position of the service data AD structure in
  * the frame (u16 LE), then the frame. What is found must lie inside the frame and hold
- * the service data; a name must lie inside the advertisement. */
+ * the service data; a name must lie inside the advertisement. The frame is also read as
+ * an HCI event whose reports hold the service data (no address given). */
 #include "bthome_adv.h"
 #include "fuzz_common.h"
 
@@ -30,6 +31,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     frame_len = size - HEADER;
     ad_pos = (size_t)data[6] | (size_t)data[7] << 8;
+    /* without the address, from the HCI event's reports: the address precedes the data */
+    if (bthome_locate_hci_report(frame, frame_len, ad_pos, &adv)) {
+        FUZZ_ASSERT(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= frame_len);
+        FUZZ_ASSERT(adv.address + 6 < adv.start);
+    }
     if (!bthome_locate_adv_data(frame, frame_len, ad_pos, data, &adv))
         return 0;
     FUZZ_ASSERT(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= frame_len);
