@@ -864,6 +864,11 @@ static void add_body(report_t *r, bthome_header_status_t status)
  * scope. A GHashTable, not a wmem_map: this lookup runs for every advert, and wmem_map's
  * seeded hash made its cost vary from run to run (one probe to several). */
 static GHashTable *device_histories;
+/* In front of it, per file too: the device last met per slot of its address's hash.
+ * Captures hold a few dozen devices, so nearly every advert finds its own here, at a
+ * tenth of a GHashTable lookup. */
+#define DEVICE_CACHE_SLOTS 256
+static device_t *device_cache[DEVICE_CACHE_SLOTS];
 
 struct device {
     uint64_t address;
@@ -880,8 +885,11 @@ typedef struct {
 static device_t *device_state(const uint8_t *mac)
 {
     uint64_t address = bthome_mac_number(mac);
+    device_t **slot = &device_cache[(address * UINT64_C(0x9E3779B97F4A7C15)) >> 56];
     device_t *dev;
 
+    if (*slot && (*slot)->address == address)
+        return *slot;
     if (!device_histories)
         return NULL;
     dev = (device_t *)g_hash_table_lookup(device_histories, &address);
@@ -893,6 +901,7 @@ static device_t *device_state(const uint8_t *mac)
         bthome_history_init(&dev->history);
         g_hash_table_insert(device_histories, &dev->address, dev);
     }
+    *slot = dev;
     return dev;
 }
 
@@ -1059,12 +1068,12 @@ static const char *finding_text(report_t *r, const bthome_finding_t *f)
 
 static const struct {
     expert_field *ei;
-    const char *marker;
+    const char *marker;     /* appended to the Info column summary */
 } finding_display[] = {
-    [BTHOME_FINDING_DUPLICATE] = { &ei_duplicate, "duplicate" },
-    [BTHOME_FINDING_COUNTER_REUSE] = { &ei_counter_reuse, "counter reuse" },
-    [BTHOME_FINDING_REPLAY] = { &ei_replay, "replay" },
-    [BTHOME_FINDING_DOWNGRADE] = { &ei_downgrade, "downgrade" },
+    [BTHOME_FINDING_DUPLICATE] = { &ei_duplicate, " [duplicate]" },
+    [BTHOME_FINDING_COUNTER_REUSE] = { &ei_counter_reuse, " [counter reuse]" },
+    [BTHOME_FINDING_REPLAY] = { &ei_replay, " [replay]" },
+    [BTHOME_FINDING_DOWNGRADE] = { &ei_downgrade, " [downgrade]" },
 };
 
 static void add_findings(report_t *r, const audit_record_t *rec)
@@ -1085,7 +1094,7 @@ static void add_findings(report_t *r, const audit_record_t *rec)
                     "%s (counter unauthenticated: no key for this device)", text);
             expert_add_info_format(r->pinfo, at, ei, "%s", text);
         }
-        summary_append_printf(&r->summary, " [%s]", finding_display[f->kind].marker);
+        summary_append(&r->summary, finding_display[f->kind].marker);
     }
 }
 
@@ -1699,6 +1708,7 @@ static void bthome_cleanup(void)
     if (device_histories)       /* the histories themselves are in file scope */
         g_hash_table_destroy(device_histories);
     device_histories = NULL;
+    memset(device_cache, 0, sizeof device_cache);
 }
 
 /* Narrowest integer type holding every row of a field. */
