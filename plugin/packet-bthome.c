@@ -886,10 +886,10 @@ static device_t *device_state(const uint8_t *mac)
 {
     uint64_t address = bthome_mac_number(mac);
     device_t **slot = &device_cache[(address * UINT64_C(0x9E3779B97F4A7C15)) >> 56];
-    device_t *dev;
+    device_t *dev = *slot;
 
-    if (*slot && (*slot)->address == address)
-        return *slot;
+    if (dev && dev->address == address)
+        return dev;
     if (!device_histories)
         return NULL;
     dev = (device_t *)g_hash_table_lookup(device_histories, &address);
