@@ -1552,7 +1552,8 @@ static located_list_t *located_kept(tvbuff_t *frame, packet_info *pinfo)
     return list;
 }
 
-/* The BTHome service data AD structures btcommon dissected in this frame's tree (4.0). */
+/* The BTHome service data AD structures btcommon dissected in this frame's tree (4.0;
+ * 4.2+: the empty ones, when its bytes did not show them). */
 static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
                                            proto_tree *tree, wmem_allocator_t *scope)
 {
@@ -1573,8 +1574,9 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
             !is_bthome_uuid(tvb_get_letohs(frame, start + 1)))
             continue;
         ad_len = tvb_get_uint8(frame, start - 1);
-        if (ad_len < AD_SERVICE_DATA_HEADER)
-            continue;
+        if (ad_len < AD_SERVICE_DATA_HEADER ||
+            (service_data_table_hooked && ad_len != AD_SERVICE_DATA_HEADER))
+            continue;       /* 4.2+: the table had the others */
         if (!list)
             list = (located_list_t *)wmem_alloc0(scope, sizeof *list + types->len * sizeof(located_t));
         at = &list->at[n++];
@@ -1664,6 +1666,10 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
         if (!may_hold_empty_service_data(tvb))
             return 0;
         list = locate_empty_service_data(tvb, pinfo);
+        /* an advertisement whose layout the bytes do not tell (LL extended advertising):
+         * a shown tree's btcommon fields still do */
+        if (!list && tree && PTREE_DATA(tree)->visible)
+            list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
     } else {
         list = keep ? NULL : located_kept(tvb, pinfo);
         if (!list && tree) {
