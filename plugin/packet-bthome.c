@@ -360,6 +360,13 @@ static void add_event_details(proto_tree *tree, tvbuff_t *tvb, int start,
         proto_tree_add_item(tree, hf_command_steps, tvb, value_start + 1, 1, ENC_NA);
 }
 
+/* What add_object_problems reports: an object without them needs no call in a run
+ * without a tree. */
+static inline bool object_has_problems(const bthome_object_t *obj)
+{
+    return obj->out_of_order || obj->invalid_utf8 || obj->reserved_bits;
+}
+
 static void add_object_problems(packet_info *pinfo, proto_item *item,
                                 const bthome_object_t *obj, int prev_id)
 {
@@ -551,7 +558,7 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
     /* firmware versions are string fields whose value is the text */
     if (want_text || obj->def->kind == BTHOME_KIND_FIRMWARE)
         bthome_format_value(obj, body, text, sizeof text);
-    if (tree || obj->out_of_order || obj->invalid_utf8 || obj->reserved_bits)
+    if (tree || object_has_problems(obj))
         add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
     add_reading(r, obj, label, text);
     if (want_text) {
@@ -1594,24 +1601,38 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
     return list;
 }
 
-/* 4.2+ without a tree (summary lines, taps): the empty BTHome service data AD structures
- * of the frame, from its bytes. Each must sit in an advertisement: after the link's
- * advertiser address (LE link layer), or in a report of the HCI event that ends the
- * frame, whose address it takes. */
-static located_list_t *locate_empty_service_data(tvbuff_t *frame, packet_info *pinfo)
+/* 4.2+: the empty BTHome service data AD structures ("03 16" and a BTHome UUID) of the
+ * frame, from its bytes, in any run (a tree that is not shown holds no btcommon fields to
+ * read). Each must sit in an advertisement: after the link's advertiser address (LE link
+ * layer), or in a report of the HCI event that ends the frame, whose address it takes.
+ * *candidates tells whether the bytes hold the pattern at all. */
+static located_list_t *locate_empty_service_data(tvbuff_t *frame, packet_info *pinfo,
+                                                 bool *candidates)
 {
     unsigned len = tvb_captured_length(frame), n = 0;
-    const uint8_t *bytes = tvb_get_ptr(frame, 0, (int)len), *link = link_advertiser(pinfo);
+    const uint8_t *bytes, *end, *type, *link = link_advertiser(pinfo);
     located_list_t *list = NULL;
 
-    for (unsigned ad = 0; ad + AD_SERVICE_DATA_HEADER < len; ad++) {
+    *candidates = false;
+    if (len < 1 + AD_SERVICE_DATA_HEADER)
+        return NULL;
+    bytes = type = tvb_get_ptr(frame, 0, (int)len);
+    end = bytes + len;
+    /* memchr to each service data type byte: this runs for every frame */
+    while ((type = (const uint8_t *)memchr(type, AD_TYPE_SERVICE_DATA_16,
+                                           (size_t)(end - type)))) {
+        size_t ad = (size_t)(type++ - bytes) - 1;   /* the AD length byte */
+        unsigned uuid;
         bthome_adv_span_t adv;
-        unsigned uuid = bytes[ad + 2] | bytes[ad + 3] << 8;
         located_t *at;
 
-        if (bytes[ad] != AD_SERVICE_DATA_HEADER || bytes[ad + 1] != AD_TYPE_SERVICE_DATA_16 ||
-            !is_bthome_uuid(uuid) ||
-            !(link ? bthome_locate_adv_data(bytes, len, ad, link, &adv)
+        if (type - 1 == bytes || bytes[ad] != AD_SERVICE_DATA_HEADER || end - type < 2)
+            continue;
+        uuid = (unsigned)(type[0] | type[1] << 8);
+        if (!is_bthome_uuid(uuid))
+            continue;
+        *candidates = true;
+        if (!(link ? bthome_locate_adv_data(bytes, len, ad, link, &adv)
                    : bthome_locate_hci_report(bytes, len, ad, &adv)))
             continue;
         if (!list)      /* one AD structure per 4 bytes at most */
@@ -1628,26 +1649,6 @@ static located_list_t *locate_empty_service_data(tvbuff_t *frame, packet_info *p
     return list;
 }
 
-/* The frame's bytes hold "03 16" and a BTHome UUID: an empty BTHome service data AD
- * structure may be there (the only kind 4.2+ leaves to the postdissector). */
-static bool may_hold_empty_service_data(tvbuff_t *tvb)
-{
-    unsigned len = tvb_captured_length(tvb);
-    const uint8_t *bytes, *p, *end;
-
-    if (len < 4)
-        return false;
-    bytes = p = tvb_get_ptr(tvb, 0, (int)len);
-    end = bytes + len;
-    while ((p = (const uint8_t *)memchr(p, AD_TYPE_SERVICE_DATA_16, (size_t)(end - p)))) {
-        if (p > bytes && p[-1] == AD_SERVICE_DATA_HEADER && end - p >= 3 &&
-            is_bthome_uuid((unsigned)(p[1] | p[2] << 8)))
-            return true;
-        p++;
-    }
-    return false;
-}
-
 /* Wireshark 4.0 has no service-data table: decode every BTHome service data that
  * btcommon dissected. Their places come from the tree on the first pass and are kept
  * with the frame (4.0 only): later passes (tshark -2, the packet list) may build no
@@ -1661,14 +1662,12 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
     unsigned first;
 
     if (service_data_table_hooked) {
-        /* a search of the frame's bytes, with or without a tree: a tree that is not shown
-         * holds no btcommon fields to read (nothing references them) */
-        if (!may_hold_empty_service_data(tvb))
-            return 0;
-        list = locate_empty_service_data(tvb, pinfo);
+        bool candidates;
+
+        list = locate_empty_service_data(tvb, pinfo, &candidates);
         /* an advertisement whose layout the bytes do not tell (LL extended advertising):
          * a shown tree's btcommon fields still do */
-        if (!list && tree && PTREE_DATA(tree)->visible)
+        if (!list && candidates && tree && PTREE_DATA(tree)->visible)
             list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
     } else {
         list = keep ? NULL : located_kept(tvb, pinfo);
