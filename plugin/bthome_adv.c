@@ -5,6 +5,9 @@
 
 #define LL_LENGTH_BEFORE_ADVA   1   /* LL PDU header: its length byte precedes AdvA */
 #define LL_ADVA_LEN             6
+#define LL_EXT_BEFORE_ADVA      3   /* PDU length, extended header length, flags */
+#define LL_EXT_FLAG_ADVA        0x01
+#define LL_EXT_HEADER_LEN_MASK  0x3f
 /* HCI LE Advertising Report: address, data length, data. */
 #define HCI_LEGACY_LEN_OFFSET   6
 /* HCI LE Extended Advertising Report: address, primary PHY, secondary PHY, SID, TX
@@ -43,6 +46,24 @@ static bool try_span(const uint8_t *frame, size_t frame_len, size_t ad_pos, size
     return true;
 }
 
+/* LE link layer extended advertising (AUX_ADV_IND and the like): the PDU length byte,
+ * then the extended header (its length in 6 bits, AdvMode), its flags with AdvA present,
+ * AdvA first of the optional fields; the AdvData follows the extended header and runs to
+ * the end of the PDU. */
+static bool ll_extended_span(const uint8_t *frame, size_t frame_len, size_t ad_pos,
+                             size_t a, bthome_adv_span_t *out)
+{
+    size_t ext, start, end;
+
+    if (a < LL_EXT_BEFORE_ADVA || !(frame[a - 1] & LL_EXT_FLAG_ADVA))
+        return false;
+    ext = a - 2;                                /* the extended header length byte */
+    start = ext + 1 + (frame[ext] & LL_EXT_HEADER_LEN_MASK);
+    end = ext + frame[ext - 1];
+    return start >= a + LL_ADVA_LEN && end >= start &&
+           try_span(frame, frame_len, ad_pos, start, end - start, out);
+}
+
 /* The address at a, then the AdvData in one of the layouts that carry one. */
 static bool span_after_address(const uint8_t *frame, size_t frame_len, size_t ad_pos,
                                size_t a, bthome_adv_span_t *out)
@@ -54,6 +75,8 @@ static bool span_after_address(const uint8_t *frame, size_t frame_len, size_t ad
     /* LE link layer: the PDU length counts AdvA and AdvData */
     if (a >= LL_LENGTH_BEFORE_ADVA && frame[a - 1] >= LL_ADVA_LEN &&
         try_span(frame, frame_len, ad_pos, after, frame[a - 1] - (size_t)LL_ADVA_LEN, out))
+        return true;
+    if (ll_extended_span(frame, frame_len, ad_pos, a, out))
         return true;
     if (a + HCI_LEGACY_LEN_OFFSET < frame_len &&
         try_span(frame, frame_len, ad_pos, a + HCI_LEGACY_LEN_OFFSET + 1,

@@ -3,8 +3,9 @@
  *
  * Wireshark hands the plugin only the service data. The rest of the advertisement is
  * found from the frame bytes: the advertiser address sits right before the AdvData on the
- * LE link layer (AdvA), and a fixed number of bytes before it in HCI advertising reports,
- * with a length byte that bounds it. A candidate is accepted only when the AD structures
+ * LE link layer (AdvA; in extended advertising PDUs, first in the extended header that
+ * precedes it), and a fixed number of bytes before it in HCI advertising reports, with a
+ * length byte that bounds it. A candidate is accepted only when the AD structures
  * chain from its start, through the service data, to its end.
  */
 #ifndef BTHOME_ADV_H

@@ -1407,27 +1407,23 @@ static bool is_bthome_uuid(unsigned uuid)
     return uuid == BTHOME_UUID_V2 || uuid == BTHOME_UUID_V1 || uuid == BTHOME_UUID_V1_ENCRYPTED;
 }
 
-/* 4.0, HCI: the address of the advertising report holding the service data at start,
- * i.e. the nearest report address before it (on the wire least significant byte first). */
-static bool service_data_table_hooked;
+static bool service_data_table_hooked;     /* 4.2+: btcommon's table calls the plugin */
 
-/* Other dissectors' fields in the frame's tree. 4.0 asks for them (wanted hfids), so tshark
- * builds the tree and tracks them; 4.2+ only looks through a tree that is there anyway, so
- * that summary runs build none for the plugin's sake. */
+/* Other dissectors' fields in a shown tree (the fallback of locate_service_data): the
+ * plugin asks for none, so that no run builds a tree for its sake. */
 static GPtrArray *frame_fields(proto_tree *tree, int hf)
 {
-    if (hf <= 0)
-        return NULL;
-    return service_data_table_hooked ? proto_find_finfo(tree, hf)
-                                     : proto_get_finfo_ptr_array(tree, hf);
+    return hf > 0 ? proto_find_finfo(tree, hf) : NULL;
 }
 
 static void free_frame_fields(GPtrArray *fields)
 {
-    if (fields && service_data_table_hooked)
+    if (fields)
         g_ptr_array_free(fields, TRUE);
 }
 
+/* HCI: the address of the advertising report holding the service data at start, i.e. the
+ * nearest report address before it (on the wire least significant byte first). */
 static int hci_report_address(proto_tree *tree, const tvbuff_t *ds, int start)
 {
     GPtrArray *addrs = frame_fields(tree, hf_hci_bd_addr);
@@ -1456,35 +1452,7 @@ typedef struct {
     located_t at[];
 } located_list_t;
 
-/* 4.0: where each frame's BTHome service data sit, kept from the first pass for later
- * passes without a tree (tshark -2, the GUI's packet list). 4 bytes per frame, in pages
- * allocated as frames come: the service data's offset (bits 0-15) and address_at (bits
- * 16-30); the rest is read back from the frame. Bit 31: several, or offsets too large to
- * pack (HCI multi-report events): their list is in located_lists. 0: no BTHome. */
-#define LOCATED_PAGE_FRAMES 4096
-#define LOCATED_LISTED 0x80000000u
-static GPtrArray *located_pages;        /* per file (init/cleanup routines) */
-static wmem_map_t *located_lists;       /* per file: frame number -> located_list_t */
 static dissector_handle_t located_handle;
-
-static uint32_t *located_slot(uint32_t frame, bool create)
-{
-    unsigned page = frame / LOCATED_PAGE_FRAMES;
-
-    if (!located_pages)
-        return NULL;
-    if (page >= located_pages->len) {
-        if (!create)
-            return NULL;
-        g_ptr_array_set_size(located_pages, (int)page + 1);
-    }
-    if (!g_ptr_array_index(located_pages, page)) {
-        if (!create)
-            return NULL;
-        g_ptr_array_index(located_pages, page) = g_new0(uint32_t, LOCATED_PAGE_FRAMES);
-    }
-    return (uint32_t *)g_ptr_array_index(located_pages, page) + frame % LOCATED_PAGE_FRAMES;
-}
 
 /* The advertiser for a located service data: the HCI report's, else the link's. */
 static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *pinfo)
@@ -1500,68 +1468,8 @@ static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *
     }
 }
 
-/* The service data whose UUID ends right before start, as its AD structure says. */
-static bool located_from_frame(tvbuff_t *frame, uint16_t start, located_t *at)
-{
-    unsigned frame_len = tvb_captured_length(frame);
-    unsigned ad_len;
-
-    /* length byte, type 0x16, UUID, then the service data */
-    if (start < AD_SERVICE_DATA_HEADER + 1 || start > frame_len)
-        return false;
-    ad_len = tvb_get_uint8(frame, start - AD_SERVICE_DATA_HEADER - 1);
-    if (ad_len < AD_SERVICE_DATA_HEADER)
-        return false;
-    at->start = start;
-    at->uuid = tvb_get_letohs(frame, start - 2);
-    at->length = (uint16_t)MIN(frame_len - start, ad_len - AD_SERVICE_DATA_HEADER);
-    return true;
-}
-
-/* list NULL: none. The first pass of tshark -2 -R gives the number of a frame its read
- * filter dropped to the next frame, so a number's entry is rewritten, not just added. */
-static void located_keep(packet_info *pinfo, const located_list_t *list)
-{
-    uint32_t *slot = located_slot(pinfo->num, list != NULL);
-    const located_t *at;
-
-    if (!slot)
-        return;
-    if (*slot & LOCATED_LISTED)
-        wmem_map_remove(located_lists, GUINT_TO_POINTER(pinfo->num));
-    *slot = 0;
-    if (!list)
-        return;
-    at = &list->at[0];
-    if (list->count == 1 && at->address_at < 0x8000) {
-        *slot = at->start | (uint32_t)at->address_at << 16;
-        return;
-    }
-    *slot = LOCATED_LISTED;
-    wmem_map_insert(located_lists, GUINT_TO_POINTER(pinfo->num),
-        wmem_memdup(wmem_file_scope(), list, sizeof *list + list->count * sizeof(located_t)));
-}
-
-static located_list_t *located_kept(tvbuff_t *frame, packet_info *pinfo)
-{
-    uint32_t *slot = located_slot(pinfo->num, false);
-    located_list_t *list;
-
-    if (!slot || !*slot)
-        return NULL;
-    if (*slot & LOCATED_LISTED)
-        return (located_list_t *)wmem_map_lookup(located_lists, GUINT_TO_POINTER(pinfo->num));
-    list = (located_list_t *)wmem_alloc0(pinfo->pool, sizeof *list + sizeof(located_t));
-    if (!located_from_frame(frame, (uint16_t)(*slot & 0xFFFF), &list->at[0]))
-        return NULL;
-    list->at[0].address_at = (uint16_t)(*slot >> 16);
-    located_set_advertiser(&list->at[0], frame, pinfo);
-    list->count = 1;
-    return list;
-}
-
-/* The BTHome service data AD structures btcommon dissected in this frame's tree (4.0;
- * 4.2+: the empty ones, when its bytes did not show them). */
+/* The BTHome service data AD structures btcommon dissected in this frame's shown tree,
+ * when its bytes did not place them (4.2+: the empty ones only). */
 static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
                                            proto_tree *tree, wmem_allocator_t *scope)
 {
@@ -1602,13 +1510,14 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
     return list;
 }
 
-/* 4.2+: the empty BTHome service data AD structures ("03 16" and a BTHome UUID) of the
- * frame, from its bytes, in any run (a tree that is not shown holds no btcommon fields to
- * read). Each must sit in an advertisement: after the link's advertiser address (LE link
- * layer), or in a report of the HCI event that ends the frame, whose address it takes.
+/* The BTHome service data AD structures (length, 0x16, a BTHome UUID) of the frame, from
+ * its bytes, in any run: asking btcommon's fields for them (wanted hfids) would make tshark
+ * build a tree for every frame of any protocol. Each must sit in an advertisement: after
+ * the link's advertiser address (LE link layer), or in a report of the HCI event that ends
+ * the frame, whose address it takes. empty_only (4.2+): the table has all the others.
  * *candidates tells whether the bytes hold the pattern at all. */
-static located_list_t *locate_empty_service_data(tvbuff_t *frame, packet_info *pinfo,
-                                                 bool *candidates)
+static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only,
+                                       bool *candidates)
 {
     unsigned len = tvb_captured_length(frame), n = 0;
     const uint8_t *bytes, *end, *type, *link = link_advertiser(pinfo);
@@ -1623,11 +1532,14 @@ static located_list_t *locate_empty_service_data(tvbuff_t *frame, packet_info *p
     while ((type = (const uint8_t *)memchr(type, AD_TYPE_SERVICE_DATA_16,
                                            (size_t)(end - type)))) {
         size_t ad = (size_t)(type++ - bytes) - 1;   /* the AD length byte */
-        unsigned uuid;
+        unsigned uuid, ad_len;
         bthome_adv_span_t adv;
         located_t *at;
 
-        if (type - 1 == bytes || bytes[ad] != AD_SERVICE_DATA_HEADER || end - type < 2)
+        if (type - 1 == bytes || end - type < 2)
+            continue;
+        ad_len = bytes[ad];
+        if (ad_len < AD_SERVICE_DATA_HEADER || (empty_only && ad_len != AD_SERVICE_DATA_HEADER))
             continue;
         uuid = (unsigned)(type[0] | type[1] << 8);
         if (!is_bthome_uuid(uuid))
@@ -1641,6 +1553,7 @@ static located_list_t *locate_empty_service_data(tvbuff_t *frame, packet_info *p
                                                  sizeof *list + (len / 4 + 1) * sizeof(located_t));
         at = &list->at[n++];
         at->start = (uint16_t)(ad + 1 + AD_SERVICE_DATA_HEADER);
+        at->length = (uint16_t)(ad_len - AD_SERVICE_DATA_HEADER);  /* the span holds it */
         at->uuid = (uint16_t)uuid;
         at->address_at = (uint16_t)(link ? 0 : adv.address + 1);
         located_set_advertiser(at, frame, pinfo);
@@ -1665,33 +1578,19 @@ static int dissect_located(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
     return 0;
 }
 
-/* Wireshark 4.0 has no service-data table: decode every BTHome service data that
- * btcommon dissected. Their places come from the tree on the first pass and are kept
- * with the frame (4.0 only): later passes (tshark -2, the packet list) may build no
- * tree. 4.2+ has the table but does not consult it for empty service data: there this
- * only reports those, found in the frame's bytes. */
+/* Wireshark 4.0 has no service-data table: this finds every BTHome service data. 4.2+
+ * has the table but does not consult it for empty service data: there this only reports
+ * those. Both from the frame's bytes, the same in every pass. */
 static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                                void *data _U_)
 {
-    bool keep = !service_data_table_hooked && !PINFO_FD_VISITED(pinfo);
-    located_list_t *list = NULL;
+    bool candidates;
+    located_list_t *list = locate_in_bytes(tvb, pinfo, service_data_table_hooked, &candidates);
 
-    if (service_data_table_hooked) {
-        bool candidates;
-
-        list = locate_empty_service_data(tvb, pinfo, &candidates);
-        /* an advertisement whose layout the bytes do not tell (LL extended advertising):
-         * a shown tree's btcommon fields still do */
-        if (!list && candidates && tree && PTREE_DATA(tree)->visible)
-            list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
-    } else {
-        list = keep ? NULL : located_kept(tvb, pinfo);
-        if (!list && tree) {
-            list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
-            if (keep)
-                located_keep(pinfo, list);
-        }
-    }
+    /* an advertisement whose layout the bytes do not tell (e.g. one cut short by the
+     * capture): a shown tree's btcommon fields still do */
+    if (!list && candidates && tree && PTREE_DATA(tree)->visible)
+        list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
     if (list)
         call_dissector_only(located_handle, tvb, pinfo, tree, list);
     return 0;
@@ -1703,8 +1602,6 @@ static void bthome_init(void)
 {
     /* registered after the handoffs, so looked up here */
     expert_tap = find_tap_id("expert");
-    if (!service_data_table_hooked)
-        located_pages = g_ptr_array_new_with_free_func(g_free);
     audit_index = g_array_new(FALSE, FALSE, (unsigned)sizeof(audit_index_t));
     audit_records = g_byte_array_new();
     device_histories = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -1712,9 +1609,6 @@ static void bthome_init(void)
 
 static void bthome_cleanup(void)
 {
-    if (located_pages)
-        g_ptr_array_free(located_pages, TRUE);
-    located_pages = NULL;
     if (audit_index)
         g_array_free(audit_index, TRUE);
     audit_index = NULL;
@@ -1964,8 +1858,6 @@ static void proto_register_bthome(void)
                                 array_length(expert_infos));
 
     bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
-    located_lists = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
-                                           g_direct_hash, g_direct_equal);
     register_init_routine(bthome_init);
     register_cleanup_routine(bthome_cleanup);
 }
@@ -1995,14 +1887,6 @@ static void proto_reg_handoff_bthome(void)
     hf_eir_ad_type = proto_registrar_get_id_byname("btcommon.eir_ad.entry.type");
     hf_hci_bd_addr = proto_registrar_get_id_byname("bthci_evt.bd_addr");
     register_postdissector(post);
-    if (!service_data_table_hooked) {
-        /* 4.0: asking for these fields makes tshark build the tree they live in */
-        GArray *wanted = g_array_new(FALSE, FALSE, (unsigned)sizeof(int));
-        g_array_append_val(wanted, hf_eir_ad_type);
-        if (hf_hci_bd_addr > 0)
-            g_array_append_val(wanted, hf_hci_bd_addr);
-        set_postdissector_wanted_hfids(post, wanted);
-    }
 }
 
 void plugin_register(void)

@@ -55,6 +55,13 @@ static void test_link_types(void)
     check_name("00 2a 00 03 01 00 02 0a 01 25 3c 00 00 00 00 00 00 "
                "d6 be 89 8e 02 1a " ADDR_WIRE " " FLAGS " " NAME_AD " " SVC_AD " 11 22 33",
                "Weather");
+    /* LL extended advertising, AUX_ADV_IND: header (length 1 + 9 + 20), extended header
+     * of 9 bytes (AdvMode 0): flags (AdvA, ADI), AdvA, ADI; then AdvData, CRC */
+    check_name("d6 be 89 8e 07 1e 09 09 " ADDR_WIRE " 01 10 " FLAGS " " NAME_AD " " SVC_AD
+               " 11 22 33", "Weather");
+    /* the same with TxPower after the ADI: the header length, not the flags, places it */
+    check_name("d6 be 89 8e 07 1f 0a 49 " ADDR_WIRE " 01 10 f4 " FLAGS " " NAME_AD " " SVC_AD
+               " 11 22 33", "Weather");
     /* HCI LE Advertising Report: event type, address type, address, length, data, RSSI */
     check_name("04 3e 25 02 01 03 00 " ADDR_WIRE " 14 " FLAGS " " NAME_AD " " SVC_AD " c4",
                "Weather");
@@ -102,6 +109,9 @@ static void test_refusals(void)
     CHECK_BOOL(bthome_locate_adv_data(in, in_len, service_ad_pos(), stranger, &adv), false);
     /* lengths that do not chain onto the service data */
     load("d6 be 89 8e 02 11 " ADDR_WIRE " 03 01 06 " SVC_AD " 11 22 33");
+    CHECK_BOOL(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &adv), false);
+    /* LL extended advertising without the AdvA flag: the address is not AdvA */
+    load("d6 be 89 8e 07 1e 09 08 " ADDR_WIRE " 01 10 " FLAGS " " NAME_AD " " SVC_AD " 11 22 33");
     CHECK_BOOL(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &adv), false);
     /* the LL length runs past the captured bytes */
     load("d6 be 89 8e 02 3f " ADDR_WIRE " " FLAGS " " SVC_AD);
