@@ -911,6 +911,21 @@ def ll_phdr_packet(adv, seq, _time_us):
     return struct.pack("<BbbBIH", channel, adv.rssi, -95, 0, 0, flags) + ll_packet(adv)
 
 
+AUX_RF_CHANNEL = 5  # a secondary channel (LINKTYPE 256 numbering): AUX_ADV_IND
+
+
+def ll_ext_packet(adv, seq, _time_us):
+    """Extended advertising, as after an ADV_EXT_IND: AUX_ADV_IND with an extended header
+    holding AdvA and the ADI (SID 1), then the AdvData; RF header as for ll-phdr."""
+    ext = bytes([0x01 | 0x08]) + adv.addr_le() + struct.pack("<H", 0x1000 | (seq & 0xFFF))
+    adv_mode = 0x40 if adv.connectable else 0x00  # bits 6-7 of the extended header length
+    payload = bytes([len(ext) | adv_mode]) + ext + adv.data
+    pdu = bytes([0x07 | (0x40 if adv.random else 0), len(payload)]) + payload
+    ll = struct.pack("<I", ADV_ACCESS_ADDRESS) + pdu + crc24(pdu)
+    flags = 0x0001 | 0x0002 | 0x0004
+    return struct.pack("<BbbBIH", AUX_RF_CHANNEL, adv.rssi, -95, 0, 0, flags) + ll
+
+
 def nordic_packet(adv, seq, time_us):
     """nRF Sniffer for Bluetooth LE, UART protocol version 3, EVENT_PACKET_ADVERTISING."""
     ll = ll_packet(adv)
@@ -977,6 +992,7 @@ def per_event(frame):
 LINK_TYPES = {  # name -> (pcap LINKTYPE, records builder); btsnoop has its own file format
     "ll": (251, per_advert(lambda adv, seq, t: ll_packet(adv))),
     "ll-phdr": (256, per_advert(ll_phdr_packet)),
+    "ll-ext": (256, per_advert(ll_ext_packet)),
     "nrf-sniffer": (272, per_advert(nordic_packet)),
     "hci-h4": (201, per_event(lambda advs: h4_phdr(le_adv_report(advs)))),
     "hci-h4-ext": (201, per_event(lambda advs: h4_phdr(le_ext_adv_report(advs)))),
