@@ -44,6 +44,7 @@ WS_DLL_PUBLIC uint32_t plugin_describe(void);
 #define AD_SERVICE_DATA_HEADER  3   /* AD type + 16-bit UUID, counted by the AD length */
 
 static int proto_bthome = -1;
+static int proto_bthome_search = -1;    /* the postdissector's handle (see handoff) */
 static int bthome_tap = -1;
 
 static int hf_device = -1;
@@ -913,94 +914,152 @@ static device_t *device_state(const uint8_t *mac)
 }
 
 /* Findings are worked out once, on the first pass in capture order, and kept per file:
- * the GUI re-dissects packets in any order. Kept packed (about 20 bytes per report with
- * findings, not a proto-data allocation each): an index sorted by frame, as the first
- * pass meets them, into records of [report, count | unauthenticated << 7] then per
- * finding [kind | replay << 2 | same_packet_id << 4, prev_frame, prev_counter]. */
-typedef struct {
-    uint32_t frame;
-    uint32_t at;                /* offset of its record in audit_records */
-} audit_index_t;
-
-#define AUDIT_FINDING_BYTES 9
+ * the GUI re-dissects packets in any order. Kept packed, in 64 KiB pages that never move
+ * (a growing array's reallocations left the room of its old copies in the heap, as much
+ * again as the data): records of [frame (4), report, count | unauthenticated << 7], then
+ * per finding [kind | replay << 2 | same_packet_id << 4, prev_frame (4), and for a replay
+ * prev_counter (4)], 15 bytes with its index entry for a retransmission; an index of
+ * their places, in frame order as the first pass meets them. */
+#define AUDIT_PAGE_BYTES 65536u
+#define AUDIT_INDEX_PER_PAGE (AUDIT_PAGE_BYTES / sizeof(uint32_t))
+#define AUDIT_HEADER_BYTES 6
+#define AUDIT_RECORD_MAX (AUDIT_HEADER_BYTES + 3 * 9)
 #define AUDIT_UNAUTHENTICATED 0x80
 
-static GArray *audit_index;         /* per file (init/cleanup routines) */
-static GByteArray *audit_records;   /* per file */
+typedef struct {
+    GPtrArray *pages;           /* the records */
+    GPtrArray *index_pages;     /* uint32_t places of the records: page << 16 | offset */
+    unsigned count;             /* records */
+    uint32_t end;               /* the place of the next record */
+} audit_store_t;
 
-static void audit_keep(uint32_t frame, unsigned report, const audit_record_t *rec)
+static audit_store_t audit_store;   /* per file (init/cleanup routines) */
+
+static uint32_t *audit_place(unsigned i)
 {
-    audit_index_t entry;
-    uint8_t packed[2 + G_N_ELEMENTS(rec->result.findings) * AUDIT_FINDING_BYTES];
+    return (uint32_t *)g_ptr_array_index(audit_store.index_pages, i / AUDIT_INDEX_PER_PAGE) +
+           i % AUDIT_INDEX_PER_PAGE;
+}
+
+static uint8_t *audit_at(uint32_t place)
+{
+    return (uint8_t *)g_ptr_array_index(audit_store.pages, place >> 16) + (place & 0xFFFF);
+}
+
+static uint32_t audit_frame(unsigned i)
+{
+    uint32_t frame;
+
+    memcpy(&frame, audit_at(*audit_place(i)), sizeof frame);
+    return frame;
+}
+
+static size_t audit_pack(uint32_t frame, unsigned report, const audit_record_t *rec,
+                         uint8_t packed[AUDIT_RECORD_MAX])
+{
     size_t n = 0;
 
-    if (!audit_index || !audit_records || rec->result.count > G_N_ELEMENTS(rec->result.findings))
-        return;
-    entry.frame = frame;
-    entry.at = audit_records->len;
-    if (audit_index->len &&
-        g_array_index(audit_index, audit_index_t, audit_index->len - 1).frame > frame)
-        return;     /* not in capture order: cannot be a first pass */
+    memcpy(packed, &frame, 4);
+    n += 4;
     packed[n++] = (uint8_t)report;
     packed[n++] = (uint8_t)(rec->result.count | (rec->unauthenticated ? AUDIT_UNAUTHENTICATED : 0));
     for (unsigned i = 0; i < rec->result.count; i++) {
         const bthome_finding_t *f = &rec->result.findings[i];
         if ((unsigned)f->kind > 3 || (unsigned)f->replay > 3)
-            return;     /* 2 bits each: the enums have four values */
+            return 0;   /* 2 bits each: the enums have four values */
         packed[n++] = (uint8_t)(f->kind | f->replay << 2 | (f->same_packet_id ? 1 : 0) << 4);
         memcpy(packed + n, &f->prev_frame, 4);
-        memcpy(packed + n + 4, &f->prev_counter, 4);
-        n += 8;
+        n += 4;
+        if (f->kind == BTHOME_FINDING_REPLAY) {
+            memcpy(packed + n, &f->prev_counter, 4);
+            n += 4;
+        }
     }
-    g_byte_array_append(audit_records, packed, (unsigned)n);
-    g_array_append_val(audit_index, entry);
+    return n;
+}
+
+static void audit_keep(uint32_t frame, unsigned report, const audit_record_t *rec)
+{
+    audit_store_t *s = &audit_store;
+    uint8_t packed[AUDIT_RECORD_MAX];
+    size_t n;
+
+    if (!s->pages || rec->result.count > G_N_ELEMENTS(rec->result.findings))
+        return;
+    if (s->count && audit_frame(s->count - 1) > frame)
+        return;     /* not in capture order: cannot be a first pass */
+    n = audit_pack(frame, report, rec, packed);
+    if (n == 0)
+        return;
+    if ((s->end & 0xFFFF) + n > AUDIT_PAGE_BYTES)
+        s->end = ((s->end >> 16) + 1) << 16;    /* records do not straddle pages */
+    if ((s->end >> 16) == 0xFFFF)
+        return;     /* 4 GiB of findings */
+    while (s->pages->len <= (s->end >> 16))
+        g_ptr_array_add(s->pages, g_malloc(AUDIT_PAGE_BYTES));
+    if (s->count / AUDIT_INDEX_PER_PAGE >= s->index_pages->len)
+        g_ptr_array_add(s->index_pages, g_malloc(AUDIT_PAGE_BYTES));
+    memcpy(audit_at(s->end), packed, n);
+    *audit_place(s->count++) = s->end;
+    s->end += (uint32_t)n;
 }
 
 /* Drops what was kept for this frame number from this report on: the first pass of
  * tshark -2 -R reuses the number of a frame its read filter dropped. */
 static void audit_forget(uint32_t frame, unsigned report)
 {
-    while (audit_index && audit_records && audit_index->len) {
-        audit_index_t last = g_array_index(audit_index, audit_index_t, audit_index->len - 1);
-        if (last.frame != frame || audit_records->data[last.at] < report)
+    audit_store_t *s = &audit_store;
+
+    while (s->pages && s->count) {
+        uint32_t place = *audit_place(s->count - 1);
+        const uint8_t *p = audit_at(place);
+        if (audit_frame(s->count - 1) != frame || p[4] < report)
             return;
-        g_byte_array_set_size(audit_records, last.at);
-        g_array_set_size(audit_index, audit_index->len - 1);
+        s->end = place;
+        s->count--;
+    }
+}
+
+static void audit_unpack(const uint8_t *p, audit_record_t *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->result.count = MIN(p[5] & 0x7Fu, (unsigned)G_N_ELEMENTS(rec->result.findings));
+    rec->unauthenticated = p[5] & AUDIT_UNAUTHENTICATED;
+    p += AUDIT_HEADER_BYTES;
+    for (unsigned i = 0; i < rec->result.count; i++) {
+        bthome_finding_t *f = &rec->result.findings[i];
+        f->kind = (bthome_finding_kind_t)(p[0] & 0x3);
+        f->replay = (bthome_replay_kind_t)(p[0] >> 2 & 0x3);
+        f->same_packet_id = p[0] >> 4 & 1;
+        memcpy(&f->prev_frame, p + 1, 4);
+        p += 5;
+        if (f->kind == BTHOME_FINDING_REPLAY) {
+            memcpy(&f->prev_counter, p, 4);
+            p += 4;
+        }
     }
 }
 
 static bool audit_kept(uint32_t frame, unsigned report, audit_record_t *rec)
 {
-    unsigned lo = 0, hi;
+    audit_store_t *s = &audit_store;
+    unsigned lo = 0, hi = s->count;
 
-    if (!audit_index || !audit_records)
+    if (!s->pages)
         return false;
-    hi = audit_index->len;
-
-    while (lo < hi) {       /* first entry of the frame */
+    while (lo < hi) {       /* first record of the frame */
         unsigned mid = lo + (hi - lo) / 2;
-        if (g_array_index(audit_index, audit_index_t, mid).frame < frame)
+        if (audit_frame(mid) < frame)
             lo = mid + 1;
         else
             hi = mid;
     }
-    for (; lo < audit_index->len && g_array_index(audit_index, audit_index_t, lo).frame == frame; lo++) {
-        const uint8_t *p = audit_records->data + g_array_index(audit_index, audit_index_t, lo).at;
-        if (p[0] != (uint8_t)report)
-            continue;
-        memset(rec, 0, sizeof *rec);
-        rec->result.count = MIN(p[1] & 0x7Fu, (unsigned)G_N_ELEMENTS(rec->result.findings));
-        rec->unauthenticated = p[1] & AUDIT_UNAUTHENTICATED;
-        p += 2;
-        for (unsigned i = 0; i < rec->result.count; i++, p += AUDIT_FINDING_BYTES) {
-            bthome_finding_t *f = &rec->result.findings[i];
-            f->kind = (bthome_finding_kind_t)(p[0] & 0x3);
-            f->replay = (bthome_replay_kind_t)(p[0] >> 2 & 0x3);
-            f->same_packet_id = p[0] >> 4 & 1;
-            memcpy(&f->prev_frame, p + 1, 4);
-            memcpy(&f->prev_counter, p + 5, 4);
+    for (; lo < s->count && audit_frame(lo) == frame; lo++) {
+        const uint8_t *p = audit_at(*audit_place(lo));
+        if (p[4] == (uint8_t)report) {
+            audit_unpack(p, rec);
+            return true;
         }
-        return true;
     }
     return false;
 }
@@ -1602,19 +1661,20 @@ static void bthome_init(void)
 {
     /* registered after the handoffs, so looked up here */
     expert_tap = find_tap_id("expert");
-    audit_index = g_array_new(FALSE, FALSE, (unsigned)sizeof(audit_index_t));
-    audit_records = g_byte_array_new();
+    audit_store.pages = g_ptr_array_new_with_free_func(g_free);
+    audit_store.index_pages = g_ptr_array_new_with_free_func(g_free);
+    audit_store.count = 0;
+    audit_store.end = 0;
     device_histories = g_hash_table_new(g_int64_hash, g_int64_equal);
 }
 
 static void bthome_cleanup(void)
 {
-    if (audit_index)
-        g_array_free(audit_index, TRUE);
-    audit_index = NULL;
-    if (audit_records)
-        g_byte_array_free(audit_records, TRUE);
-    audit_records = NULL;
+    if (audit_store.pages) {
+        g_ptr_array_free(audit_store.pages, TRUE);
+        g_ptr_array_free(audit_store.index_pages, TRUE);
+    }
+    memset(&audit_store, 0, sizeof audit_store);
     if (device_histories)       /* the histories themselves are in file scope */
         g_hash_table_destroy(device_histories);
     device_histories = NULL;
@@ -1848,6 +1908,8 @@ static void proto_register_bthome(void)
 
     fill_v1_format_vals();
     proto_bthome = proto_register_protocol("BTHome", "BTHome", "bthome");
+    proto_bthome_search = proto_register_protocol_in_name_only("BTHome service data search",
+        "BTHome search", "bthome.search", proto_bthome, FT_PROTOCOL);
     bthome_tap = register_tap(BTHOME_TAP_NAME);
     bthome_register_readings_table();
     proto_register_field_array(proto_bthome, hf, array_length(hf));
@@ -1868,9 +1930,7 @@ static void proto_reg_handoff_bthome(void)
      * helper protocol (enabled with BTHome) so that Wireshark does not push and pop a
      * BTHome layer for each frame (about 300 instructions on 4.6): only the frames that
      * hold BTHome go on to the BTHome handle, which adds the layer. */
-    int proto_post = proto_register_protocol_in_name_only("BTHome service data search",
-        "BTHome search", "bthome.search", proto_bthome, FT_PROTOCOL);
-    dissector_handle_t post = create_dissector_handle(dissect_bthome_post, proto_post);
+    dissector_handle_t post = create_dissector_handle(dissect_bthome_post, proto_bthome_search);
 
     located_handle = create_dissector_handle(dissect_located, proto_bthome);
 
