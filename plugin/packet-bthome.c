@@ -922,6 +922,8 @@ static device_t *device_state(const uint8_t *mac)
  * their places, in frame order as the first pass meets them. */
 #define AUDIT_PAGE_BYTES 65536u
 #define AUDIT_INDEX_PER_PAGE (AUDIT_PAGE_BYTES / sizeof(uint32_t))
+#define AUDIT_AT_REPORT 4
+#define AUDIT_AT_COUNT 5
 #define AUDIT_HEADER_BYTES 6
 #define AUDIT_RECORD_MAX (AUDIT_HEADER_BYTES + 3 * 9)
 #define AUDIT_UNAUTHENTICATED 0x80
@@ -1013,7 +1015,7 @@ static void audit_forget(uint32_t frame, unsigned report)
     while (s->pages && s->count) {
         uint32_t place = *audit_place(s->count - 1);
         const uint8_t *p = audit_at(place);
-        if (audit_frame(s->count - 1) != frame || p[4] < report)
+        if (audit_frame(s->count - 1) != frame || p[AUDIT_AT_REPORT] < report)
             return;
         s->end = place;
         s->count--;
@@ -1023,8 +1025,9 @@ static void audit_forget(uint32_t frame, unsigned report)
 static void audit_unpack(const uint8_t *p, audit_record_t *rec)
 {
     memset(rec, 0, sizeof *rec);
-    rec->result.count = MIN(p[5] & 0x7Fu, (unsigned)G_N_ELEMENTS(rec->result.findings));
-    rec->unauthenticated = p[5] & AUDIT_UNAUTHENTICATED;
+    rec->result.count = MIN(p[AUDIT_AT_COUNT] & 0x7Fu,
+                            (unsigned)G_N_ELEMENTS(rec->result.findings));
+    rec->unauthenticated = p[AUDIT_AT_COUNT] & AUDIT_UNAUTHENTICATED;
     p += AUDIT_HEADER_BYTES;
     for (unsigned i = 0; i < rec->result.count; i++) {
         bthome_finding_t *f = &rec->result.findings[i];
@@ -1056,7 +1059,7 @@ static bool audit_kept(uint32_t frame, unsigned report, audit_record_t *rec)
     }
     for (; lo < s->count && audit_frame(lo) == frame; lo++) {
         const uint8_t *p = audit_at(*audit_place(lo));
-        if (p[4] == (uint8_t)report) {
+        if (p[AUDIT_AT_REPORT] == (uint8_t)report) {
             audit_unpack(p, rec);
             return true;
         }
