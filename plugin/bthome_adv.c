@@ -1,5 +1,7 @@
 /* The advertisement around a BTHome service data; see bthome_adv.h. */
 #include "bthome_adv.h"
+#include "bthome_core.h"
+#include "bthome_v1.h"
 
 #include <string.h>
 
@@ -161,5 +163,49 @@ bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_
             (frame[e + 2] == HCI_SUB_ADV_REPORT || frame[e + 2] == HCI_SUB_EXT_ADV_REPORT) &&
             report_around(frame, frame_len, e, ad_pos, out))
             return true;
+    return false;
+}
+
+bool bthome_is_service_uuid(unsigned uuid)
+{
+    return uuid == BTHOME_UUID_V2 || uuid == BTHOME_UUID_V1 || uuid == BTHOME_UUID_V1_ENCRYPTED;
+}
+
+bool bthome_next_service_data(const uint8_t *frame, size_t frame_len,
+                              const uint8_t link_addr[6], bool empty_only, size_t *pos,
+                              bool *candidates, bthome_service_data_t *out)
+{
+    const uint8_t *type;
+
+    if (!frame)
+        return false;
+    /* memchr to each service data type byte: this runs for every frame */
+    while (*pos < frame_len &&
+           (type = memchr(frame + *pos, BTHOME_AD_SERVICE_DATA_16, frame_len - *pos))) {
+        size_t at = (size_t)(type - frame);
+        unsigned ad_len, uuid;
+
+        *pos = at + 1;
+        if (at == 0 || at + 2 >= frame_len)
+            continue;
+        ad_len = frame[at - 1];
+        if (ad_len < BTHOME_AD_SERVICE_DATA_HEADER ||
+            (empty_only && ad_len != BTHOME_AD_SERVICE_DATA_HEADER))
+            continue;
+        uuid = (unsigned)(frame[at + 1] | frame[at + 2] << 8);
+        if (!bthome_is_service_uuid(uuid))
+            continue;
+        *candidates = true;
+        out->ad = at - 1;
+        if (!(link_addr ? bthome_locate_adv_data(frame, frame_len, out->ad, link_addr, &out->adv)
+                        : bthome_locate_hci_report(frame, frame_len, out->ad, &out->adv)))
+            continue;
+        /* the advertisement holds the whole AD structure */
+        out->start = out->ad + 1 + BTHOME_AD_SERVICE_DATA_HEADER;
+        out->length = ad_len - BTHOME_AD_SERVICE_DATA_HEADER;
+        out->uuid = (uint16_t)uuid;
+        return true;
+    }
+    *pos = frame_len;
     return false;
 }

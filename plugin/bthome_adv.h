@@ -35,6 +35,29 @@ bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t ad_po
 bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_pos,
                               bthome_adv_span_t *out);
 
+#define BTHOME_AD_SERVICE_DATA_16 0x16
+#define BTHOME_AD_SERVICE_DATA_HEADER 3     /* AD type + 16-bit UUID, in the AD length */
+
+/* A BTHome service data UUID: v2 0xFCD2, v1 0x181C / 0x181E. */
+bool bthome_is_service_uuid(unsigned uuid);
+
+typedef struct {
+    size_t ad;                  /* offset of its AD structure (the length byte) */
+    size_t start, length;       /* the service data after the UUID */
+    uint16_t uuid;
+    bthome_adv_span_t adv;      /* the advertisement holding it */
+} bthome_service_data_t;
+
+/* The BTHome service data AD structures of a frame, one per call: start with *pos 0 and
+ * call again while it returns true. Each must sit in an advertisement, placed by
+ * bthome_locate_adv_data after link_addr (LE link layer) or, without it, by
+ * bthome_locate_hci_report. empty_only: only those with no data after the UUID.
+ * *candidates is set when the bytes hold one it looks for (length, 0x16, a BTHome UUID),
+ * placed or not. */
+bool bthome_next_service_data(const uint8_t *frame, size_t frame_len,
+                              const uint8_t link_addr[6], bool empty_only, size_t *pos,
+                              bool *candidates, bthome_service_data_t *out);
+
 /* The Complete Local Name, else the Shortened one: offset and length in frame. */
 bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,
                            size_t *name_pos, size_t *name_len);

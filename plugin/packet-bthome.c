@@ -40,8 +40,6 @@ WS_DLL_PUBLIC void plugin_register(void);
 WS_DLL_PUBLIC uint32_t plugin_describe(void);
 #endif
 
-#define AD_TYPE_SERVICE_DATA_16 0x16
-#define AD_SERVICE_DATA_HEADER  3   /* AD type + 16-bit UUID, counted by the AD length */
 
 static int proto_bthome = -1;
 static int proto_bthome_search = -1;    /* the postdissector's handle (see handoff) */
@@ -925,7 +923,9 @@ static device_t *device_state(const uint8_t *mac)
 #define AUDIT_AT_REPORT 4
 #define AUDIT_AT_COUNT 5
 #define AUDIT_HEADER_BYTES 6
-#define AUDIT_RECORD_MAX (AUDIT_HEADER_BYTES + 3 * 9)
+#define AUDIT_FINDING_MAX_BYTES 9
+#define AUDIT_RECORD_MAX (AUDIT_HEADER_BYTES + \
+    G_N_ELEMENTS(((bthome_audit_result_t *)NULL)->findings) * AUDIT_FINDING_MAX_BYTES)
 #define AUDIT_UNAUTHENTICATED 0x80
 
 typedef struct {
@@ -1211,8 +1211,8 @@ static const char *advert_name(report_t *r)
     bthome_adv_span_t adv;
 
     if (!r->advertiser || !locate_in_frame(r->tvb, &frame, &frame_len, &pos) ||
-        pos < AD_SERVICE_DATA_HEADER + 1 ||
-        !bthome_locate_adv_data(frame, frame_len, pos - AD_SERVICE_DATA_HEADER - 1,
+        pos < BTHOME_AD_SERVICE_DATA_HEADER + 1 ||
+        !bthome_locate_adv_data(frame, frame_len, pos - BTHOME_AD_SERVICE_DATA_HEADER - 1,
                                 r->advertiser, &adv) ||
         !bthome_adv_local_name(frame, &adv, &name_pos, &name_len))
         return NULL;
@@ -1464,11 +1464,6 @@ static int dissect_v1_encrypted_service_data(tvbuff_t *tvb, packet_info *pinfo,
     return dissect_service_data(tvb, pinfo, tree, data, BTHOME_UUID_V1_ENCRYPTED);
 }
 
-static bool is_bthome_uuid(unsigned uuid)
-{
-    return uuid == BTHOME_UUID_V2 || uuid == BTHOME_UUID_V1 || uuid == BTHOME_UUID_V1_ENCRYPTED;
-}
-
 static bool service_data_table_hooked;     /* 4.2+: btcommon's table calls the plugin */
 
 /* Other dissectors' fields in a shown tree (the fallback of locate_service_data): the
@@ -1547,20 +1542,20 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
         located_t *at;
 
         if (fi->ds_tvb != frame || start < 1 ||
-            tvb_captured_length_remaining(frame, start) < AD_SERVICE_DATA_HEADER ||
-            tvb_get_uint8(frame, start) != AD_TYPE_SERVICE_DATA_16 ||
-            !is_bthome_uuid(tvb_get_letohs(frame, start + 1)))
+            tvb_captured_length_remaining(frame, start) < BTHOME_AD_SERVICE_DATA_HEADER ||
+            tvb_get_uint8(frame, start) != BTHOME_AD_SERVICE_DATA_16 ||
+            !bthome_is_service_uuid(tvb_get_letohs(frame, start + 1)))
             continue;
         ad_len = tvb_get_uint8(frame, start - 1);
-        if (ad_len < AD_SERVICE_DATA_HEADER ||
-            (service_data_table_hooked && ad_len != AD_SERVICE_DATA_HEADER))
+        if (ad_len < BTHOME_AD_SERVICE_DATA_HEADER ||
+            (service_data_table_hooked && ad_len != BTHOME_AD_SERVICE_DATA_HEADER))
             continue;       /* 4.2+: the table had the others */
         if (!list)
             list = (located_list_t *)wmem_alloc0(scope, sizeof *list + types->len * sizeof(located_t));
         at = &list->at[n++];
-        at->start = (uint16_t)(start + AD_SERVICE_DATA_HEADER);
+        at->start = (uint16_t)(start + BTHOME_AD_SERVICE_DATA_HEADER);
         at->length = (uint16_t)MIN(tvb_captured_length_remaining(frame, at->start),
-                                   (int)ad_len - AD_SERVICE_DATA_HEADER);
+                                   (int)ad_len - BTHOME_AD_SERVICE_DATA_HEADER);
         at->uuid = tvb_get_letohs(frame, start + 1);
         address = hci_report_address(tree, frame, start);
         at->address_at = (uint16_t)(address >= 0 ? MIN(address + 1, 0xFFFF) : 0);
@@ -1572,52 +1567,32 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
     return list;
 }
 
-/* The BTHome service data AD structures (length, 0x16, a BTHome UUID) of the frame, from
- * its bytes, in any run: asking btcommon's fields for them (wanted hfids) would make tshark
- * build a tree for every frame of any protocol. Each must sit in an advertisement: after
- * the link's advertiser address (LE link layer), or in a report of the HCI event that ends
- * the frame, whose address it takes. empty_only (4.2+): the table has all the others.
- * *candidates tells whether the bytes hold the pattern at all. */
+/* The BTHome service data of the frame, from its bytes (bthome_next_service_data), in any
+ * run: asking btcommon's fields for them (wanted hfids) would make tshark build a tree for
+ * every frame of any protocol. HCI reports give their own address, else the link's is the
+ * advertiser. empty_only (4.2+): the table has all the others. */
 static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only,
                                        bool *candidates)
 {
     unsigned len = tvb_captured_length(frame), n = 0;
-    const uint8_t *bytes, *end, *type, *link = link_advertiser(pinfo);
+    const uint8_t *bytes = len ? tvb_get_ptr(frame, 0, (int)len) : NULL;
+    const uint8_t *link = link_advertiser(pinfo);
     located_list_t *list = NULL;
+    bthome_service_data_t sd;
+    size_t pos = 0;
 
     *candidates = false;
-    if (len < 1 + AD_SERVICE_DATA_HEADER)
-        return NULL;
-    bytes = type = tvb_get_ptr(frame, 0, (int)len);
-    end = bytes + len;
-    /* memchr to each service data type byte: this runs for every frame */
-    while ((type = (const uint8_t *)memchr(type, AD_TYPE_SERVICE_DATA_16,
-                                           (size_t)(end - type)))) {
-        size_t ad = (size_t)(type++ - bytes) - 1;   /* the AD length byte */
-        unsigned uuid, ad_len;
-        bthome_adv_span_t adv;
+    while (bthome_next_service_data(bytes, len, link, empty_only, &pos, candidates, &sd)) {
         located_t *at;
 
-        if (type - 1 == bytes || end - type < 2)
-            continue;
-        ad_len = bytes[ad];
-        if (ad_len < AD_SERVICE_DATA_HEADER || (empty_only && ad_len != AD_SERVICE_DATA_HEADER))
-            continue;
-        uuid = (unsigned)(type[0] | type[1] << 8);
-        if (!is_bthome_uuid(uuid))
-            continue;
-        *candidates = true;
-        if (!(link ? bthome_locate_adv_data(bytes, len, ad, link, &adv)
-                   : bthome_locate_hci_report(bytes, len, ad, &adv)))
-            continue;
         if (!list)      /* one AD structure per 4 bytes at most */
             list = (located_list_t *)wmem_alloc0(pinfo->pool,
                                                  sizeof *list + (len / 4 + 1) * sizeof(located_t));
         at = &list->at[n++];
-        at->start = (uint16_t)(ad + 1 + AD_SERVICE_DATA_HEADER);
-        at->length = (uint16_t)(ad_len - AD_SERVICE_DATA_HEADER);  /* the span holds it */
-        at->uuid = (uint16_t)uuid;
-        at->address_at = (uint16_t)(link ? 0 : adv.address + 1);
+        at->start = (uint16_t)sd.start;
+        at->length = (uint16_t)sd.length;
+        at->uuid = sd.uuid;
+        at->address_at = (uint16_t)(link ? 0 : sd.adv.address + 1);
         located_set_advertiser(at, frame, pinfo);
     }
     if (list)

@@ -206,8 +206,63 @@ static void test_hci_reports(void)
     cur = "";
 }
 
+/* Every BTHome service data AD structure of a frame that an advertisement holds, in order. */
+static void test_service_data_search(void)
+{
+    static const uint8_t stranger[6] = { 1, 2, 3, 4, 5, 6 };
+    bthome_service_data_t sd;
+    size_t pos = 0;
+    bool candidates = false;
+
+    /* two reports: both found, each with its report's address; the Flags' 0x06 and the
+     * name's bytes are no candidates */
+    load("04 3e 31 02 02 "
+         "03 00 02 00 00 38 c1 a4 10 " FLAGS " 05 09 44 6f 6f 72 " "06 16 d2 fc 40 1a 01"
+         " c0 "
+         "03 00 " ADDR_WIRE " 0b " FLAGS " " SVC_AD " c4");
+    cur = "search, two reports";
+    CHECK(bthome_next_service_data(in, in_len, NULL, false, &pos, &candidates, &sd));
+    CHECK(candidates);
+    CHECK_INT(sd.ad, 23);
+    CHECK_INT(sd.start, 27);
+    CHECK_INT(sd.length, 3);
+    CHECK_INT(sd.uuid, 0xFCD2);
+    CHECK_INT(sd.adv.address, 7);
+    CHECK(bthome_next_service_data(in, in_len, NULL, false, &pos, &candidates, &sd));
+    CHECK_INT(sd.length, 4);
+    CHECK_INT(sd.adv.address, 33);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, NULL, false, &pos, &candidates, &sd), false);
+    /* empty_only skips both, and they are no candidates for it */
+    pos = 0;
+    candidates = false;
+    CHECK_BOOL(bthome_next_service_data(in, in_len, NULL, true, &pos, &candidates, &sd), false);
+    CHECK_BOOL(candidates, false);
+    /* LL: an empty v1 service data after the link's AdvA */
+    load("d6 be 89 8e 02 0d " ADDR_WIRE " " FLAGS " 03 16 1c 18 11 22 33");
+    cur = "search, LL empty v1";
+    pos = 0;
+    CHECK(bthome_next_service_data(in, in_len, ADDR, true, &pos, &candidates, &sd));
+    CHECK_INT(sd.length, 0);
+    CHECK_INT(sd.uuid, 0x181C);
+    /* another advertiser's address: the pattern, but no advertisement holds it */
+    pos = 0;
+    candidates = false;
+    CHECK_BOOL(bthome_next_service_data(in, in_len, stranger, true, &pos, &candidates, &sd),
+               false);
+    CHECK(candidates);
+    /* a UUID that is not BTHome's, a 0x16 at the very start or end, no frame */
+    load("16 03 16 0f 18 06 16");
+    pos = 0;
+    candidates = false;
+    CHECK_BOOL(bthome_next_service_data(in, in_len, ADDR, false, &pos, &candidates, &sd), false);
+    CHECK_BOOL(candidates, false);
+    CHECK_BOOL(bthome_next_service_data(NULL, 0, ADDR, false, &pos, &candidates, &sd), false);
+    cur = "";
+}
+
 int main(void)
 {
+    test_service_data_search();
     test_link_types();
     test_multi_report();
     test_hci_reports();

@@ -3,7 +3,8 @@
  * address (6 bytes, display order), the position of the service data AD structure in
  * the frame (u16 LE), then the frame. What is found must lie inside the frame and hold
  * the service data; a name must lie inside the advertisement. The frame is also read as
- * an HCI event whose reports hold the service data (no address given). */
+ * an HCI event whose reports hold the service data (no address given), and searched for
+ * every BTHome service data with and without the address. */
 #include "bthome_adv.h"
 #include "fuzz_common.h"
 
@@ -21,6 +22,23 @@ static void check_name(const uint8_t *frame, const bthome_adv_span_t *adv)
     FUZZ_ASSERT(name_pos >= adv->start + 2 && name_pos + name_len <= adv->end);
 }
 
+/* Every service data the search finds lies in its advertisement, inside the frame, and
+ * the search moves forward. */
+static void check_search(const uint8_t *frame, size_t frame_len, const uint8_t *link)
+{
+    bthome_service_data_t sd;
+    size_t pos = 0, last = 0;
+    bool candidates = false, any = false;
+
+    while (bthome_next_service_data(frame, frame_len, link, false, &pos, &candidates, &sd)) {
+        FUZZ_ASSERT(candidates && pos > last && (!any || sd.ad >= last));
+        FUZZ_ASSERT(sd.adv.start <= sd.ad && sd.start + sd.length <= sd.adv.end);
+        FUZZ_ASSERT(sd.adv.end <= frame_len && bthome_is_service_uuid(sd.uuid));
+        last = pos;
+        any = true;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *frame = data + HEADER;
@@ -31,6 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     frame_len = size - HEADER;
     ad_pos = (size_t)data[6] | (size_t)data[7] << 8;
+    check_search(frame, frame_len, data);
+    check_search(frame, frame_len, NULL);
     /* without the address, from the HCI event's reports: the address precedes the data */
     if (bthome_locate_hci_report(frame, frame_len, ad_pos, &adv)) {
         FUZZ_ASSERT(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= frame_len);
