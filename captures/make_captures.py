@@ -158,6 +158,7 @@ class Event:
     time_us: int
     adverts: tuple
     comment: str = None
+    snap: int = None     # the capture keeps this many bytes after the last BTHome UUID
 
 
 def one_per_event(adverts, start_us, step_us=100_000):
@@ -692,6 +693,30 @@ def button(pid, event):
     return Advert(BUTTON_MAC, adv_data(b"\x44" + objs, "Button"), -55)
 
 
+def cut_short():
+    """Frames the capture's snap length cut short (the record's captured length under its
+    length on the wire), each within or just after a BTHome service data. Not on the nRF
+    Sniffer link type: Wireshark's nordic_ble refuses a frame shorter than its header
+    says, before any Bluetooth dissector sees it."""
+    weather_data = weather(7, 2506, 5050, 100000, 90).data
+    encrypted = Advert(ENCRYPTED_MAC, adv_data(h("41 8e 01 23 45 67 89 ab cd ef 11 22 33 44")))
+    v1 = Advert(WEATHER_MAC, adv_data(h("23 02 c4 09 03 03 bf 13"), uuid=BTHOME_V1))
+    service = h("40 00 08 02 c3 09")
+    name_after = Advert(WEATHER_MAC, FLAGS_AD + ad(0x16, BTHOME_V2.to_bytes(2, "little") + service)
+                        + ad(0x09, b"Weather"))
+    cuts = [  # (advert, bytes kept after the UUID, what the capture lost)
+        (Advert(WEATHER_MAC, weather_data), 10, "cut in the humidity's value"),
+        (Advert(WEATHER_MAC, weather_data), 1, "cut after the device information byte"),
+        (Advert(WEATHER_MAC, weather_data), 0, "cut right after the UUID"),
+        (encrypted, 6, "encrypted, cut before the counter and MIC"),
+        (v1, 6, "v1, cut in the second object"),
+        (name_after, len(service) + 3, "whole service data, the Local Name after it cut"),
+        (Advert(WEATHER_MAC, weather_data), None, "not cut"),
+    ]
+    return [Event(SET_START_US + i * 100_000, (adv,), comment, snap)
+            for i, (adv, snap, comment) in enumerate(cuts)]
+
+
 def multi_report(core):
     """Several devices per HCI report event (LL link types: one frame per advert). The
     last event holds two encrypted devices: each report's own address makes its nonce."""
@@ -971,6 +996,19 @@ def monitor(event):
     return struct.pack(">HH", 0, 3) + event  # adapter 0, opcode 3: HCI event packet
 
 
+BTHOME_AD_HEADS = [b"\x16" + uuid.to_bytes(2, "little")
+                   for uuid in (BTHOME_V2, BTHOME_V1, BTHOME_V1_ENCRYPTED)]
+
+
+def record(t, frame, ev):
+    """(time, captured bytes, comment, length on the wire): an event with a snap length
+    loses the end of its frame, from that many bytes after its last BTHome UUID."""
+    if ev.snap is None:
+        return (t, frame, ev.comment, len(frame))
+    uuid_end = max(frame.rfind(head) for head in BTHOME_AD_HEADS) + 3
+    return (t, frame[:uuid_end + ev.snap], ev.comment, len(frame))
+
+
 def per_advert(frame):
     """LL link types: every advert is its own frame, 1 ms apart within an event."""
     def records(events):
@@ -978,7 +1016,7 @@ def per_advert(frame):
         for ev in events:
             for j, adv in enumerate(ev.adverts):
                 t = ev.time_us + j * 1000
-                out.append((t, frame(adv, seq, t), ev.comment))
+                out.append(record(t, frame(adv, seq, t), ev))
                 seq += 1
         return out
     return records
@@ -986,7 +1024,7 @@ def per_advert(frame):
 
 def per_event(frame):
     """HCI link types: one frame per event, carrying all its adverts as reports."""
-    return lambda events: [(ev.time_us, frame(ev.adverts), ev.comment) for ev in events]
+    return lambda events: [record(ev.time_us, frame(ev.adverts), ev) for ev in events]
 
 
 LINK_TYPES = {  # name -> (pcap LINKTYPE, records builder); btsnoop has its own file format
@@ -1006,8 +1044,8 @@ LINK_TYPES = {  # name -> (pcap LINKTYPE, records builder); btsnoop has its own 
 
 def write_pcap(path, linktype, records):
     out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype)]
-    for t, data, _ in records:
-        out.append(struct.pack("<IIII", t // 1_000_000, t % 1_000_000, len(data), len(data)))
+    for t, data, _, wire_len in records:
+        out.append(struct.pack("<IIII", t // 1_000_000, t % 1_000_000, len(data), wire_len))
         out.append(data)
     path.write_bytes(b"".join(out))
 
@@ -1027,8 +1065,8 @@ def write_pcapng(path, linktype, records):
     shb += pcapng_option(4, b"captures/make_captures.py") + end  # shb_userappl
     out = [pcapng_block(0x0A0D0D0A, shb),
            pcapng_block(1, struct.pack("<HHI", linktype, 0, 65535))]
-    for t, data, comment in records:
-        epb = struct.pack("<IIIII", 0, t >> 32, t & 0xFFFFFFFF, len(data), len(data))
+    for t, data, comment, wire_len in records:
+        epb = struct.pack("<IIIII", 0, t >> 32, t & 0xFFFFFFFF, len(data), wire_len)
         epb += data + bytes(-len(data) % 4)
         if comment:
             epb += pcapng_option(1, comment.encode()) + end  # opt_comment
@@ -1041,17 +1079,19 @@ BTSNOOP_EPOCH_DELTA_US = 0x00DCDDB30F2F8000  # 0 AD to 1970, as Android writes i
 
 def write_btsnoop(path, records):
     out = [b"btsnoop\0" + struct.pack(">II", 1, 1002)]  # version 1, datalink H4
-    for t, data, _ in records:
+    for t, data, _, wire_len in records:
         # flags: bit 0 received, bit 1 command/event
-        out.append(struct.pack(">IIIIq", len(data), len(data), 0x3, 0,
+        out.append(struct.pack(">IIIIq", wire_len, len(data), 0x3, 0,
                                t + BTSNOOP_EPOCH_DELTA_US))
         out.append(data)
     path.write_bytes(b"".join(out))
 
 
-def write_set(out_dir, name, events):
+def write_set(out_dir, name, events, skip_links=()):
     written = []
     for link, (linktype, builder) in LINK_TYPES.items():
+        if link in skip_links:
+            continue
         records = builder(events)
         if linktype is None:
             path = out_dir / f"{name}-{link}.log"
@@ -1273,6 +1313,7 @@ def main():
                     write_keys(args.out / f"{name}.keys", keys)]
     for name, events in sets.items():
         written += write_set(args.out, name, events)
+    written += write_set(args.out, "cut-short", cut_short(), skip_links=("nrf-sniffer",))
     written += [write_tsv(args.out / "v1-examples.tsv", v1_rows),
                 write_tsv(args.out / "v1-errors.tsv", v1_error_rows)]
     write_tsv(args.out / "spec-examples.tsv", spec_rows)

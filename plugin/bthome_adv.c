@@ -22,26 +22,36 @@
 #define HCI_LEGACY_ADDR_OFFSET  2   /* event type, address type */
 #define HCI_EXT_ADDR_OFFSET     3   /* event type (2), address type */
 
-/* Walking the AD structures from start lands on ad_pos and then exactly on end. */
-static bool chains_through(const uint8_t *frame, size_t start, size_t end, size_t ad_pos)
+/* Where the frame's bytes are: captured holds them; wire, the frame's length on the air or
+ * the HCI transport, is more when the capture's snap length cut it. */
+typedef struct {
+    const uint8_t *bytes;
+    size_t captured, wire;
+} frame_t;
+
+/* Walking the AD structures from start lands on ad_pos and then exactly on end. A frame
+ * cut short holds what the walk reaches before the cut; it must have passed ad_pos. */
+static bool chains_through(const frame_t *f, size_t start, size_t end, size_t ad_pos)
 {
     bool hit = false;
     size_t pos = start;
 
     while (pos < end) {
-        if (frame[pos] == 0)        /* zero padding ends the significant part */
+        if (pos >= f->captured)
+            return hit;
+        if (f->bytes[pos] == 0)     /* zero padding ends the significant part */
             return hit && pos > ad_pos;
         hit = hit || pos == ad_pos;
-        pos += 1u + frame[pos];
+        pos += 1u + f->bytes[pos];
     }
     return hit && pos == end;
 }
 
-static bool try_span(const uint8_t *frame, size_t frame_len, size_t ad_pos, size_t start,
-                     size_t len, bthome_adv_span_t *out)
+static bool try_span(const frame_t *f, size_t ad_pos, size_t start, size_t len,
+                     bthome_adv_span_t *out)
 {
-    if (start > ad_pos || start + len > frame_len || start + len <= ad_pos ||
-        !chains_through(frame, start, start + len, ad_pos))
+    if (start > ad_pos || start + len > f->wire || start + len <= ad_pos ||
+        !chains_through(f, start, start + len, ad_pos))
         return false;
     out->start = start;
     out->end = start + len;
@@ -52,9 +62,10 @@ static bool try_span(const uint8_t *frame, size_t frame_len, size_t ad_pos, size
  * then the extended header (its length in 6 bits, AdvMode), its flags with AdvA present,
  * AdvA first of the optional fields; the AdvData follows the extended header and runs to
  * the end of the PDU. */
-static bool ll_extended_span(const uint8_t *frame, size_t frame_len, size_t ad_pos,
-                             size_t a, bthome_adv_span_t *out)
+static bool ll_extended_span(const frame_t *f, size_t ad_pos, size_t a,
+                             bthome_adv_span_t *out)
 {
+    const uint8_t *frame = f->bytes;
     size_t ext, start, end;
 
     if (a < LL_EXT_BEFORE_ADVA || !(frame[a - 1] & LL_EXT_FLAG_ADVA))
@@ -63,47 +74,55 @@ static bool ll_extended_span(const uint8_t *frame, size_t frame_len, size_t ad_p
     start = ext + 1 + (frame[ext] & LL_EXT_HEADER_LEN_MASK);
     end = ext + frame[ext - 1];
     return start >= a + LL_ADVA_LEN && end >= start &&
-           try_span(frame, frame_len, ad_pos, start, end - start, out);
+           try_span(f, ad_pos, start, end - start, out);
 }
 
 /* The address at a, then the AdvData in one of the layouts that carry one. */
-static bool span_after_address(const uint8_t *frame, size_t frame_len, size_t ad_pos,
-                               size_t a, bthome_adv_span_t *out)
+static bool span_after_address(const frame_t *f, size_t ad_pos, size_t a,
+                               bthome_adv_span_t *out)
 {
+    const uint8_t *frame = f->bytes;
     size_t after = a + LL_ADVA_LEN;
 
     out->address = a;
 
     /* LE link layer: the PDU length counts AdvA and AdvData */
     if (a >= LL_LENGTH_BEFORE_ADVA && frame[a - 1] >= LL_ADVA_LEN &&
-        try_span(frame, frame_len, ad_pos, after, frame[a - 1] - (size_t)LL_ADVA_LEN, out))
+        try_span(f, ad_pos, after, frame[a - 1] - (size_t)LL_ADVA_LEN, out))
         return true;
-    if (ll_extended_span(frame, frame_len, ad_pos, a, out))
+    if (ll_extended_span(f, ad_pos, a, out))
         return true;
-    if (a + HCI_LEGACY_LEN_OFFSET < frame_len &&
-        try_span(frame, frame_len, ad_pos, a + HCI_LEGACY_LEN_OFFSET + 1,
-                 frame[a + HCI_LEGACY_LEN_OFFSET], out))
+    if (a + HCI_LEGACY_LEN_OFFSET < f->captured &&
+        try_span(f, ad_pos, a + HCI_LEGACY_LEN_OFFSET + 1, frame[a + HCI_LEGACY_LEN_OFFSET],
+                 out))
         return true;
-    return a + HCI_EXT_LEN_OFFSET < frame_len &&
-           try_span(frame, frame_len, ad_pos, a + HCI_EXT_LEN_OFFSET + 1,
-                    frame[a + HCI_EXT_LEN_OFFSET], out);
+    return a + HCI_EXT_LEN_OFFSET < f->captured &&
+           try_span(f, ad_pos, a + HCI_EXT_LEN_OFFSET + 1, frame[a + HCI_EXT_LEN_OFFSET], out);
 }
 
-bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t ad_pos,
-                            const uint8_t addr[6], bthome_adv_span_t *out)
+static bool locate_adv_data(const frame_t *f, size_t ad_pos, const uint8_t addr[6],
+                            bthome_adv_span_t *out)
 {
     uint8_t wire[6];
 
-    if (!frame || !addr || ad_pos >= frame_len)
+    if (!f->bytes || !addr || ad_pos >= f->captured)
         return false;
     for (int i = 0; i < 6; i++)     /* the air and HCI carry it least significant first */
         wire[i] = addr[5 - i];
     /* the nearest address before the service data is the advert's own */
     for (size_t a = ad_pos >= LL_ADVA_LEN ? ad_pos - LL_ADVA_LEN + 1 : 0; a-- > 0;)
-        if (memcmp(frame + a, wire, sizeof wire) == 0 &&
-            span_after_address(frame, frame_len, ad_pos, a, out))
+        if (memcmp(f->bytes + a, wire, sizeof wire) == 0 &&
+            span_after_address(f, ad_pos, a, out))
             return true;
     return false;
+}
+
+bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
+                            size_t ad_pos, const uint8_t addr[6], bthome_adv_span_t *out)
+{
+    const frame_t f = { frame, frame_len, wire_len > frame_len ? wire_len : frame_len };
+
+    return locate_adv_data(&f, ad_pos, addr, out);
 }
 
 bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,
@@ -129,9 +148,9 @@ bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,
 }
 
 /* The reports of one LE Meta event that starts at e and ends the frame. */
-static bool report_around(const uint8_t *frame, size_t frame_len, size_t e, size_t ad_pos,
-                          bthome_adv_span_t *out)
+static bool report_around(const frame_t *f, size_t e, size_t ad_pos, bthome_adv_span_t *out)
 {
+    const uint8_t *frame = f->bytes;
     bool legacy = frame[e + 2] == HCI_SUB_ADV_REPORT;
     size_t pos = e + 4;
 
@@ -140,9 +159,9 @@ static bool report_around(const uint8_t *frame, size_t frame_len, size_t e, size
         size_t length_at = address + (legacy ? HCI_LEGACY_LEN_OFFSET : HCI_EXT_LEN_OFFSET);
         size_t start = length_at + 1, end;
 
-        if (length_at >= frame_len || (end = start + frame[length_at]) > frame_len)
+        if (length_at >= f->captured || (end = start + frame[length_at]) > f->wire)
             return false;
-        if (start <= ad_pos && ad_pos < end && chains_through(frame, start, end, ad_pos)) {
+        if (start <= ad_pos && ad_pos < end && chains_through(f, start, end, ad_pos)) {
             out->start = start;
             out->end = end;
             out->address = address;
@@ -153,17 +172,26 @@ static bool report_around(const uint8_t *frame, size_t frame_len, size_t e, size
     return false;
 }
 
+static bool locate_hci_report(const frame_t *f, size_t ad_pos, bthome_adv_span_t *out)
+{
+    const uint8_t *frame = f->bytes;
+
+    if (!frame || ad_pos >= f->captured)
+        return false;
+    for (size_t e = 0; e + 4 <= ad_pos; e++)
+        if (frame[e] == HCI_EVT_LE_META && frame[e + 1] == f->wire - e - 2 &&
+            (frame[e + 2] == HCI_SUB_ADV_REPORT || frame[e + 2] == HCI_SUB_EXT_ADV_REPORT) &&
+            report_around(f, e, ad_pos, out))
+            return true;
+    return false;
+}
+
 bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_pos,
                               bthome_adv_span_t *out)
 {
-    if (!frame || ad_pos >= frame_len)
-        return false;
-    for (size_t e = 0; e + 4 <= ad_pos; e++)
-        if (frame[e] == HCI_EVT_LE_META && frame[e + 1] == frame_len - e - 2 &&
-            (frame[e + 2] == HCI_SUB_ADV_REPORT || frame[e + 2] == HCI_SUB_EXT_ADV_REPORT) &&
-            report_around(frame, frame_len, e, ad_pos, out))
-            return true;
-    return false;
+    const frame_t f = { frame, frame_len, frame_len };
+
+    return locate_hci_report(&f, ad_pos, out);
 }
 
 bool bthome_is_service_uuid(unsigned uuid)
@@ -171,10 +199,11 @@ bool bthome_is_service_uuid(unsigned uuid)
     return uuid == BTHOME_UUID_V2 || uuid == BTHOME_UUID_V1 || uuid == BTHOME_UUID_V1_ENCRYPTED;
 }
 
-bool bthome_next_service_data(const uint8_t *frame, size_t frame_len,
+bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
                               const uint8_t link_addr[6], bool empty_only, size_t *pos,
                               bool *candidates, bthome_service_data_t *out)
 {
+    const frame_t f = { frame, frame_len, wire_len > frame_len ? wire_len : frame_len };
     const uint8_t *type;
 
     if (!frame)
@@ -197,10 +226,10 @@ bool bthome_next_service_data(const uint8_t *frame, size_t frame_len,
             continue;
         *candidates = true;
         out->ad = at - 1;
-        if (!(link_addr ? bthome_locate_adv_data(frame, frame_len, out->ad, link_addr, &out->adv)
-                        : bthome_locate_hci_report(frame, frame_len, out->ad, &out->adv)))
+        if (!(link_addr ? locate_adv_data(&f, out->ad, link_addr, &out->adv)
+                        : locate_hci_report(&f, out->ad, &out->adv)))
             continue;
-        /* the advertisement holds the whole AD structure */
+        /* the advertisement holds the whole AD structure (its end may be cut off) */
         out->start = out->ad + 1 + BTHOME_AD_SERVICE_DATA_HEADER;
         out->length = ad_len - BTHOME_AD_SERVICE_DATA_HEADER;
         out->uuid = (uint16_t)uuid;

@@ -24,10 +24,12 @@ typedef struct {
     size_t address; /* offset of the advertiser address (wire order) */
 } bthome_adv_span_t;
 
-/* frame: the captured bytes holding the advertisement; ad_pos: offset of the service
- * data AD structure (its length byte); addr: the advertiser address, display order. */
-bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t ad_pos,
-                            const uint8_t addr[6], bthome_adv_span_t *out);
+/* frame: the captured bytes holding the advertisement; wire_len: the frame's length before
+ * the capture's snap length cut it to frame_len (or frame_len), so that the span's end
+ * may lie past the captured bytes; ad_pos: offset of the service data AD structure (its
+ * length byte); addr: the advertiser address, display order. */
+bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
+                            size_t ad_pos, const uint8_t addr[6], bthome_adv_span_t *out);
 
 /* The same without knowing the address, for HCI: the LE Advertising Report or LE
  * Extended Advertising Report holding the service data, read from the LE Meta event
@@ -53,12 +55,15 @@ typedef struct {
  * bthome_locate_adv_data after link_addr (LE link layer) or, without it, by
  * bthome_locate_hci_report. empty_only: only those with no data after the UUID.
  * *candidates is set when the bytes hold one it looks for (length, 0x16, a BTHome UUID),
- * placed or not. */
-bool bthome_next_service_data(const uint8_t *frame, size_t frame_len,
+ * placed or not. wire_len: the frame's length before the capture's snap length cut it to
+ * frame_len (or frame_len): the last service data may then run past the captured bytes,
+ * its length still the AD structure's. */
+bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
                               const uint8_t link_addr[6], bool empty_only, size_t *pos,
                               bool *candidates, bthome_service_data_t *out);
 
-/* The Complete Local Name, else the Shortened one: offset and length in frame. */
+/* The Complete Local Name, else the Shortened one: offset and length in frame. adv->end
+ * must lie within the captured bytes. */
 bool bthome_adv_local_name(const uint8_t *frame, const bthome_adv_span_t *adv,
                            size_t *name_pos, size_t *name_len);
 

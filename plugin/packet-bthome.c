@@ -16,6 +16,8 @@
 #include <epan/expert.h>
 #include <epan/prefs.h>
 #include <epan/proto_data.h>
+#include <epan/exceptions.h>
+#include <epan/show_exception.h>
 #include <epan/tap.h>
 #include <epan/unit_strings.h>
 #include <epan/dissectors/packet-bluetooth.h>
@@ -231,6 +233,7 @@ typedef struct {
     bool authenticated;         /* a configured key verified the MIC */
     bool audit_skip;            /* MIC failed with the device's key: nothing to trust */
     bool duplicate;             /* the audit found a retransmission */
+    bool cut;                   /* the capture's snap length cut the service data short */
     wmem_array_t *readings;     /* bthome_reading_t for the tap, when it has listeners */
 } report_t;
 
@@ -676,6 +679,8 @@ static int add_v1_objects(report_t *r, tvbuff_t *tvb, const uint8_t *body, int l
 
     bthome_v1_parser_init(&parser, body, (size_t)len);
     while (bthome_v1_parser_next(&parser, &o)) {
+        if (r->cut && o.status == BTHOME_V1_TRUNCATED)
+            break;      /* the capture's end, not the device's error */
         add_summary_item(r, add_v1_object(r, tvb, (int)o.offset, &o, body),
                          o.offset == 0);
         r->summary.untrusted |= o.obj.def && o.obj.def->kind == BTHOME_KIND_TEXT;
@@ -685,7 +690,14 @@ static int add_v1_objects(report_t *r, tvbuff_t *tvb, const uint8_t *body, int l
     return packet_id;
 }
 
-/* Adds the objects of tvb from body_start; returns the packet id, or -1 without one. */
+/* Whether an object runs past the end of the bytes (the parser's view of a cut). */
+static bool object_cut(const bthome_object_t *obj)
+{
+    return obj->status == BTHOME_OBJ_TRUNCATED || obj->status == BTHOME_OBJ_LENGTH_OVERRUN;
+}
+
+/* Adds the objects of tvb from body_start; returns the packet id, or -1 without one.
+ * Service data cut short by the capture ends at its last whole object. */
 static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
 {
     int len = tvb_captured_length_remaining(tvb, body_start);
@@ -695,6 +707,8 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     int prev_id = -1, packet_id = -1;
     bool want_text;
 
+    if (len == 0 && r->cut)
+        return -1;
     if (len == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, tvb, 0, -1,
             r->version == 1 ? "No objects" : "No objects after the device information byte");
@@ -706,6 +720,8 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     want_text = text_wanted(r);
     bthome_parser_init(&parser, body, (size_t)len);
     while (bthome_parser_next(&parser, &obj)) {
+        if (r->cut && object_cut(&obj))
+            break;
         add_object(r, tvb, body_start + (int)obj.offset, &obj, body, prev_id, want_text);
         if (obj.status == BTHOME_OBJ_OK && obj.id == BTHOME_OBJECT_PACKET_ID && packet_id < 0)
             packet_id = (int)obj.raw;
@@ -750,7 +766,7 @@ static void add_header(report_t *r, bthome_header_status_t status)
     if (hdr->has_mac && r->tree)
         proto_tree_add_ether(r->tree, hf_mac, r->tvb, (int)hdr->mac_offset, BTHOME_MAC_LEN,
                              hdr->mac);
-    else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT)
+    else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT && !r->cut)
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 1,
             (int)r->len - 1, "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
             r->len - 1);
@@ -856,9 +872,12 @@ static void add_encrypted(report_t *r)
 /* What follows the header: objects, or the encrypted payload. */
 static void add_body(report_t *r, bthome_header_status_t status)
 {
-    if (status == BTHOME_HEADER_MAC_CUT)
-        summary_append(&r->summary, "[MAC truncated]");
-    else if (r->hdr.encrypted)
+    if (status == BTHOME_HEADER_MAC_CUT) {
+        if (!r->cut)
+            summary_append(&r->summary, "[MAC truncated]");
+    } else if (r->hdr.encrypted && r->cut) {
+        summary_append(&r->summary, "[encrypted]");     /* the counter and MIC end it */
+    } else if (r->hdr.encrypted)
         add_encrypted(r);
     else
         r->audit.packet_id = add_objects(r, r->tvb, (int)r->hdr.body_offset);
@@ -1180,9 +1199,10 @@ static void audit(report_t *r)
 
 /* ---- Device identity --------------------------------------------------------------- */
 
-/* Where the service data sits among the frame's bytes (the data source it came from). */
+/* Where the service data sits among the frame's bytes (the data source it came from);
+ * wire_len: the frame's length before the capture's snap length cut it. */
 static bool locate_in_frame(tvbuff_t *tvb, const uint8_t **frame, size_t *frame_len,
-                            size_t *pos)
+                            size_t *wire_len, size_t *pos)
 {
     tvbuff_t *ds = tvb_get_ds_tvb(tvb);
     unsigned len = tvb_captured_length(tvb);
@@ -1199,6 +1219,7 @@ static bool locate_in_frame(tvbuff_t *tvb, const uint8_t **frame, size_t *frame_
         return false;     /* not a view of the frame (e.g. a reassembled buffer) */
     *frame = data;
     *frame_len = ds_len;
+    *wire_len = tvb_reported_length(ds);
     *pos = mine - base;
     return true;
 }
@@ -1207,14 +1228,16 @@ static bool locate_in_frame(tvbuff_t *tvb, const uint8_t **frame, size_t *frame_
 static const char *advert_name(report_t *r)
 {
     const uint8_t *frame;
-    size_t frame_len, pos, name_pos, name_len;
+    size_t frame_len, wire_len, pos, name_pos, name_len;
     bthome_adv_span_t adv;
 
-    if (!r->advertiser || !locate_in_frame(r->tvb, &frame, &frame_len, &pos) ||
+    if (!r->advertiser || !locate_in_frame(r->tvb, &frame, &frame_len, &wire_len, &pos) ||
         pos < BTHOME_AD_SERVICE_DATA_HEADER + 1 ||
-        !bthome_locate_adv_data(frame, frame_len, pos - BTHOME_AD_SERVICE_DATA_HEADER - 1,
-                                r->advertiser, &adv) ||
-        !bthome_adv_local_name(frame, &adv, &name_pos, &name_len))
+        !bthome_locate_adv_data(frame, frame_len, wire_len,
+                                pos - BTHOME_AD_SERVICE_DATA_HEADER - 1, r->advertiser, &adv))
+        return NULL;
+    adv.end = MIN(adv.end, frame_len);      /* a name the capture cut off is none */
+    if (!bthome_adv_local_name(frame, &adv, &name_pos, &name_len))
         return NULL;
     return (const char *)tvb_get_string_enc(r->pinfo->pool, tvb_get_ds_tvb(r->tvb),
                                             (int)name_pos, (int)name_len, ENC_UTF_8);
@@ -1332,16 +1355,18 @@ static void add_v2(report_t *r)
     bthome_header_status_t status = bthome_parse_v2_header(r->data, r->len, &r->hdr);
 
     if (status == BTHOME_HEADER_EMPTY) {
-        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
-            "Empty service data: no device information byte");
-        summary_append(&r->summary, "[empty]");
+        if (!r->cut) {
+            proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
+                "Empty service data: no device information byte");
+            summary_append(&r->summary, "[empty]");
+        }
         return;
     }
     r->device = r->hdr.has_mac ? r->hdr.mac : r->advertiser;
     add_device(r);
     add_header(r, status);
     add_body(r, status);
-    if (status == BTHOME_HEADER_OK)
+    if (status == BTHOME_HEADER_OK && !r->cut)     /* no digest of part of an advert */
         audit(r);
 }
 
@@ -1357,16 +1382,21 @@ static void add_v1(report_t *r, bool encrypted)
     add_version_items(r, 1, encrypted, 0);
     r->hdr.encrypted = encrypted;
     if (r->len == 0) {
-        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
-            "Empty service data: no objects");
-        summary_append(&r->summary, "[empty]");
+        if (!r->cut) {
+            proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
+                "Empty service data: no objects");
+            summary_append(&r->summary, "[empty]");
+        }
         return;
     }
-    if (encrypted)
+    if (encrypted && r->cut)
+        summary_append(&r->summary, "[encrypted]");
+    else if (encrypted)
         add_encrypted(r);
     else
         r->audit.packet_id = add_objects(r, r->tvb, 0);
-    audit(r);
+    if (!r->cut)
+        audit(r);
 }
 
 /* BTHome's summary replaces the link layer's Info; later reports of the frame follow it.
@@ -1402,6 +1432,7 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
     r.tvb = tvb;
     r.len = tvb_captured_length(tvb);
+    r.cut = tvb_reported_length(tvb) > r.len;
     r.data = r.len ? tvb_get_ptr(tvb, 0, (int)r.len) : NULL;
     r.pinfo = pinfo;
     r.report = report;
@@ -1434,16 +1465,27 @@ static const uint8_t *link_advertiser(packet_info *pinfo)
         ? (const uint8_t *)pinfo->src.data : NULL;
 }
 
+static bool cut_short(tvbuff_t *tvb)
+{
+    return tvb_reported_length(tvb) > tvb_captured_length(tvb);
+}
+
 /* Wireshark 4.2+: btcommon hands over the service data of a BTHome UUID, with the HCI
  * report's address when there is one. */
 static int dissect_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                                 void *data, unsigned uuid)
 {
     const bluetooth_eir_ad_data_t *ad = (const bluetooth_eir_ad_data_t *)data;
+    int len = dissect_bthome(tvb, pinfo, tree, uuid,
+                             ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo),
+                             table_report(pinfo));
 
-    return dissect_bthome(tvb, pinfo, tree, uuid,
-                          ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo),
-                          table_report(pinfo));
+    /* Service data the capture cut short: everything captured is decoded; the bounds
+     * exception is Wireshark's own mark of it ("[Packet size limited during capture]"),
+     * as for any protocol */
+    if (cut_short(tvb))
+        tvb_ensure_bytes_exist(tvb, 0, (int)tvb_reported_length(tvb));
+    return len;
 }
 
 static int dissect_v2_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
@@ -1575,6 +1617,7 @@ static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool
                                        bool *candidates)
 {
     unsigned len = tvb_captured_length(frame), n = 0;
+    unsigned wire_len = tvb_reported_length(frame);
     const uint8_t *bytes = len ? tvb_get_ptr(frame, 0, (int)len) : NULL;
     const uint8_t *link = link_advertiser(pinfo);
     located_list_t *list = NULL;
@@ -1582,7 +1625,8 @@ static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool
     size_t pos = 0;
 
     *candidates = false;
-    while (bthome_next_service_data(bytes, len, link, empty_only, &pos, candidates, &sd)) {
+    while (bthome_next_service_data(bytes, len, wire_len, link, empty_only, &pos, candidates,
+                                    &sd)) {
         located_t *at;
 
         if (!list)      /* one AD structure per 4 bytes at most */
@@ -1606,12 +1650,20 @@ static int dissect_located(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 {
     const located_list_t *list = (const located_list_t *)data;
     unsigned first = first_post_report(pinfo);
+    tvbuff_t *last = NULL;
 
     for (unsigned i = 0; i < list->count; i++) {
         const located_t *at = &list->at[i];
-        dissect_bthome(tvb_new_subset_length(tvb, at->start, at->length), pinfo, tree,
-                       at->uuid, at->has_advertiser ? at->advertiser : NULL, first + i);
+        last = tvb_new_subset_length(tvb, at->start, at->length);
+        dissect_bthome(last, pinfo, tree, at->uuid,
+                       at->has_advertiser ? at->advertiser : NULL, first + i);
     }
+    /* A frame the capture cut short: its dissectors' bounds exception marked the Info
+     * column, which BTHome's summary has just replaced; marked again here, with the tree
+     * item when it is BTHome that lost bytes. No exception from a postdissector: the
+     * others would miss the frame. */
+    if (cut_short(tvb))
+        show_exception(last, pinfo, last && cut_short(last) ? tree : NULL, BoundsError, NULL);
     return 0;
 }
 

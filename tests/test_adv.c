@@ -29,7 +29,7 @@ static void check_name(const char *frame_hex, const char *want_name)
     char name[64] = "";
 
     load(frame_hex);
-    CHECK(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &adv));
+    CHECK(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), ADDR, &adv));
     if (failed)
         return;     /* the rest would read an unset span */
     if (!want_name) {
@@ -90,10 +90,10 @@ static void test_multi_report(void)
     size_t second = 0;
     for (size_t i = in_len - 2; i > 0; i--)
         if (in[i] == 0x07 && in[i + 1] == 0x16) { second = i; break; }
-    CHECK(bthome_locate_adv_data(in, in_len, second, ADDR, &adv));
+    CHECK(bthome_locate_adv_data(in, in_len, in_len, second, ADDR, &adv));
     CHECK_BOOL(bthome_adv_local_name(in, &adv, &pos, &len), false);  /* not "Door" */
     /* the first report's own address finds its name */
-    CHECK(bthome_locate_adv_data(in, in_len, service_ad_pos(), other, &adv));
+    CHECK(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), other, &adv));
     CHECK(bthome_adv_local_name(in, &adv, &pos, &len));
     CHECK_INT(len, 4);
     CHECK(memcmp(in + pos, "Door", 4) == 0);
@@ -106,19 +106,19 @@ static void test_refusals(void)
 
     /* another device's address: no advertisement found */
     load("d6 be 89 8e 02 11 " ADDR_WIRE " " FLAGS " " SVC_AD " 11 22 33");
-    CHECK_BOOL(bthome_locate_adv_data(in, in_len, service_ad_pos(), stranger, &adv), false);
+    CHECK_BOOL(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), stranger, &adv), false);
     /* lengths that do not chain onto the service data */
     load("d6 be 89 8e 02 11 " ADDR_WIRE " 03 01 06 " SVC_AD " 11 22 33");
-    CHECK_BOOL(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &adv), false);
+    CHECK_BOOL(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), ADDR, &adv), false);
     /* LL extended advertising without the AdvA flag: the address is not AdvA */
     load("d6 be 89 8e 07 1e 09 08 " ADDR_WIRE " 01 10 " FLAGS " " NAME_AD " " SVC_AD " 11 22 33");
-    CHECK_BOOL(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &adv), false);
+    CHECK_BOOL(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), ADDR, &adv), false);
     /* the LL length runs past the captured bytes */
     load("d6 be 89 8e 02 3f " ADDR_WIRE " " FLAGS " " SVC_AD);
-    CHECK_BOOL(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &adv), false);
+    CHECK_BOOL(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), ADDR, &adv), false);
     /* the service data position past the end, and no frame at all */
-    CHECK_BOOL(bthome_locate_adv_data(in, in_len, in_len, ADDR, &adv), false);
-    CHECK_BOOL(bthome_locate_adv_data(NULL, 0, 0, ADDR, &adv), false);
+    CHECK_BOOL(bthome_locate_adv_data(in, in_len, in_len, in_len, ADDR, &adv), false);
+    CHECK_BOOL(bthome_locate_adv_data(NULL, 0, 0, 0, ADDR, &adv), false);
     /* a name AD that runs past the end of the advertisement is no name */
     load("0a 09 57 65");
     adv.start = 0;
@@ -142,7 +142,7 @@ static void test_random_frames(void)
         }
         bthome_adv_span_t adv;
         size_t ad_pos = (seed >> 8) % len, pos, name_len;
-        if (bthome_locate_adv_data(frame, len, ad_pos, frame + (len > 6 ? len - 6 : 0), &adv)) {
+        if (bthome_locate_adv_data(frame, len, len, ad_pos, frame + (len > 6 ? len - 6 : 0), &adv)) {
             CHECK(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= len);
             if (bthome_adv_local_name(frame, &adv, &pos, &name_len))
                 CHECK(pos + name_len <= adv.end);
@@ -160,7 +160,7 @@ static void check_hci_report(const char *frame_hex)
 
     load(frame_hex);
     cur = frame_hex;
-    CHECK(bthome_locate_adv_data(in, in_len, service_ad_pos(), ADDR, &known));
+    CHECK(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), ADDR, &known));
     CHECK(bthome_locate_hci_report(in, in_len, service_ad_pos(), &found));
     if (failed)
         return;
@@ -221,48 +221,94 @@ static void test_service_data_search(void)
          " c0 "
          "03 00 " ADDR_WIRE " 0b " FLAGS " " SVC_AD " c4");
     cur = "search, two reports";
-    CHECK(bthome_next_service_data(in, in_len, NULL, false, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd));
     CHECK(candidates);
     CHECK_INT(sd.ad, 23);
     CHECK_INT(sd.start, 27);
     CHECK_INT(sd.length, 3);
     CHECK_INT(sd.uuid, 0xFCD2);
     CHECK_INT(sd.adv.address, 7);
-    CHECK(bthome_next_service_data(in, in_len, NULL, false, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd));
     CHECK_INT(sd.length, 4);
     CHECK_INT(sd.adv.address, 33);
-    CHECK_BOOL(bthome_next_service_data(in, in_len, NULL, false, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd), false);
     /* empty_only skips both, and they are no candidates for it */
     pos = 0;
     candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, NULL, true, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, true, &pos, &candidates, &sd), false);
     CHECK_BOOL(candidates, false);
     /* LL: an empty v1 service data after the link's AdvA */
     load("d6 be 89 8e 02 0d " ADDR_WIRE " " FLAGS " 03 16 1c 18 11 22 33");
     cur = "search, LL empty v1";
     pos = 0;
-    CHECK(bthome_next_service_data(in, in_len, ADDR, true, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len, ADDR, true, &pos, &candidates, &sd));
     CHECK_INT(sd.length, 0);
     CHECK_INT(sd.uuid, 0x181C);
     /* another advertiser's address: the pattern, but no advertisement holds it */
     pos = 0;
     candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, stranger, true, &pos, &candidates, &sd),
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, stranger, true, &pos, &candidates, &sd),
                false);
     CHECK(candidates);
     /* a UUID that is not BTHome's, a 0x16 at the very start or end, no frame */
     load("16 03 16 0f 18 06 16");
     pos = 0;
     candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, ADDR, false, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, false, &pos, &candidates, &sd), false);
     CHECK_BOOL(candidates, false);
-    CHECK_BOOL(bthome_next_service_data(NULL, 0, ADDR, false, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_next_service_data(NULL, 0, 0, ADDR, false, &pos, &candidates, &sd), false);
+    cur = "";
+}
+
+/* A frame cut short by the capture's snap length: the last service data runs past the
+ * captured bytes. Found with the frame's length on the wire, refused without it. */
+static void test_cut_frames(void)
+{
+    bthome_service_data_t sd;
+    size_t pos = 0;
+    bool candidates = false;
+
+    /* LL: AdvA, Flags, the service data cut two bytes into its objects (the temperature's
+     * value, then the CRC, not captured) */
+    load("d6 be 89 8e 02 11 " ADDR_WIRE " " FLAGS " 07 16 d2 fc 40 02");
+    cur = "cut LL";
+    CHECK(bthome_next_service_data(in, in_len, in_len + 5, ADDR, false, &pos, &candidates, &sd));
+    CHECK_INT(sd.start, 19);
+    CHECK_INT(sd.length, 4);            /* the AD structure's, past the captured end */
+    CHECK_INT(sd.adv.end, 23);
+    pos = 0;
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, false, &pos, &candidates, &sd),
+               false);
+    CHECK(candidates);
+    /* cut right after the UUID */
+    load("d6 be 89 8e 02 11 " ADDR_WIRE " " FLAGS " 07 16 d2 fc");
+    pos = 0;
+    CHECK(bthome_next_service_data(in, in_len, in_len + 7, ADDR, false, &pos, &candidates, &sd));
+    CHECK_INT(sd.start, 19);
+    CHECK_INT(sd.length, 4);
+    /* a PDU length longer than the frame on the wire is no advertisement */
+    pos = 0;
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len + 3, ADDR, false, &pos, &candidates,
+                                        &sd), false);
+    /* HCI: the event's parameter length counts the bytes the capture lost (the rest of the
+     * service data and the RSSI) */
+    load("04 3e 17 02 01 03 00 " ADDR_WIRE " 0b " FLAGS " 07 16 d2 fc 40");
+    cur = "cut HCI";
+    pos = 0;
+    CHECK(bthome_next_service_data(in, in_len, in_len + 4, NULL, false, &pos, &candidates, &sd));
+    CHECK_INT(sd.start, 21);
+    CHECK_INT(sd.length, 4);
+    CHECK_INT(sd.adv.address, 7);
+    pos = 0;
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd),
+               false);
     cur = "";
 }
 
 int main(void)
 {
     test_service_data_search();
+    test_cut_frames();
     test_link_types();
     test_multi_report();
     test_hci_reports();

@@ -24,16 +24,19 @@ static void check_name(const uint8_t *frame, const bthome_adv_span_t *adv)
 
 /* Every service data the search finds lies in its advertisement, inside the frame, and
  * the search moves forward. */
-static void check_search(const uint8_t *frame, size_t frame_len, const uint8_t *link)
+static void check_search(const uint8_t *frame, size_t frame_len, size_t wire_len,
+                         const uint8_t *link)
 {
     bthome_service_data_t sd;
     size_t pos = 0, last = 0;
     bool candidates = false, any = false;
 
-    while (bthome_next_service_data(frame, frame_len, link, false, &pos, &candidates, &sd)) {
+    while (bthome_next_service_data(frame, frame_len, wire_len, link, false, &pos, &candidates,
+                                    &sd)) {
         FUZZ_ASSERT(candidates && pos > last && (!any || sd.ad >= last));
         FUZZ_ASSERT(sd.adv.start <= sd.ad && sd.start + sd.length <= sd.adv.end);
-        FUZZ_ASSERT(sd.adv.end <= frame_len && bthome_is_service_uuid(sd.uuid));
+        FUZZ_ASSERT(sd.start <= frame_len && sd.adv.end <= wire_len);
+        FUZZ_ASSERT(bthome_is_service_uuid(sd.uuid));
         last = pos;
         any = true;
     }
@@ -49,14 +52,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     frame_len = size - HEADER;
     ad_pos = (size_t)data[6] | (size_t)data[7] << 8;
-    check_search(frame, frame_len, data);
-    check_search(frame, frame_len, NULL);
+    check_search(frame, frame_len, frame_len, data);
+    check_search(frame, frame_len, frame_len, NULL);
+    /* the same bytes as the start of a longer frame the capture cut short */
+    check_search(frame, frame_len, frame_len + data[7], data);
+    check_search(frame, frame_len, frame_len + data[7], NULL);
     /* without the address, from the HCI event's reports: the address precedes the data */
     if (bthome_locate_hci_report(frame, frame_len, ad_pos, &adv)) {
         FUZZ_ASSERT(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= frame_len);
         FUZZ_ASSERT(adv.address + 6 < adv.start);
     }
-    if (!bthome_locate_adv_data(frame, frame_len, ad_pos, data, &adv))
+    if (!bthome_locate_adv_data(frame, frame_len, frame_len, ad_pos, data, &adv))
         return 0;
     FUZZ_ASSERT(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= frame_len);
     check_name(frame, &adv);

@@ -2,7 +2,8 @@
 """Whole-dissector mutation test, in the style of Wireshark's tools/fuzz-test.sh.
 
 Corrupts the sample captures at random with `editcap -E PROB --seed N` (several
-probabilities, a new seed per file) and runs `tshark -nVxr` with the plugin on each
+probabilities, a new seed per file; every third group also cut to a snap length with
+`-s LEN`, 12 to 59 bytes, so that frames end inside the service data) and runs `tshark -nVxr` with the plugin on each
 result: every other run with all the keys of captures/*.keys configured, every other
 pair of runs with two passes (-2: the second pass takes the audit's findings from the
 first, as the GUI does when it re-dissects). The plugin should be built with ASan and
@@ -15,7 +16,9 @@ A finding, which fails the test:
   - a sanitizer report (ASan, UBSan) or a crash (signal, timeout);
   - an exception escaping from the BTHome code: "[Malformed Packet: BTHome]",
     "[Dissector bug, protocol BTHome: ...]" and the like in the tree (an expert info is
-    the right outcome for bad data, an exception is not);
+    the right outcome for bad data, an exception is not); "[Packet size limited during
+    capture: BTHome truncated]" is the right outcome only in a frame the capture cut
+    short (fewer bytes captured than on the wire);
   - GLib criticals or errors on stderr.
 Culprit files are kept in --findings with a note of how to remake them.
 
@@ -40,6 +43,10 @@ from wrapped import WrappedTshark, key_options, merge, sample_captures  # noqa: 
 PROBABILITIES = (0.005, 0.01, 0.02, 0.05, 0.1)
 ESCAPED = re.compile(rb"^\s*\[(Malformed Packet|Packet size limited|Unreassembled Packet|"
                      rb"Dissector bug)[^\n]*BTHome[^\n]*", re.MULTILINE)
+ESCAPED_FROM_WHOLE = re.compile(rb"^\s*\[(Malformed Packet|Unreassembled Packet|"
+                                rb"Dissector bug)[^\n]*BTHome[^\n]*", re.MULTILINE)
+FRAME_LENGTHS = re.compile(rb"(\d+) bytes on wire \(\d+ bits\), (\d+) bytes captured")
+SNAP_GROUP_EVERY = 3
 SANITIZER = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
                        r"UndefinedBehaviorSanitizer")
 GLIB_PROBLEM = re.compile(r"CRITICAL \*\*|ERROR \*\*")
@@ -52,18 +59,22 @@ KEYED, TWO_PASS = 1, 2      # run variants, by group number
 
 
 class Mutant:
-    def __init__(self, capture, probability, seed, folder):
-        self.capture, self.probability, self.seed = capture, probability, seed
-        self.path = folder / f"{capture.stem}-E{probability}-seed{seed}{capture.suffix}"
+    def __init__(self, capture, probability, seed, folder, snap=None):
+        self.capture, self.probability, self.seed, self.snap = capture, probability, seed, snap
+        cut = f"-s{snap}" if snap else ""
+        self.path = folder / f"{capture.stem}-E{probability}{cut}-seed{seed}{capture.suffix}"
+
+    def options(self):
+        return (["-E", str(self.probability), "--seed", str(self.seed)]
+                + (["-s", str(self.snap)] if self.snap else []))
 
     def make(self):
-        subprocess.run(["editcap", "-E", str(self.probability), "--seed", str(self.seed),
-                        str(self.capture), str(self.path)], check=True, capture_output=True)
+        subprocess.run(["editcap"] + self.options() + [str(self.capture), str(self.path)],
+                       check=True, capture_output=True)
         os.chmod(self.path, 0o644)
 
     def recipe(self):
-        return (f"editcap -E {self.probability} --seed {self.seed} {self.capture} "
-                f"{self.path.name}")
+        return f"editcap {' '.join(self.options())} {self.capture} {self.path.name}"
 
 
 def asan_runtime():
@@ -72,14 +83,25 @@ def asan_runtime():
     return os.path.realpath(path) if os.path.isabs(path) else None
 
 
+def escapes(stdout):
+    """Exceptions escaping from BTHome, frame by frame: a bounds exception is Wireshark's
+    mark of a frame the capture cut short, and an escape in any other."""
+    found = set()
+    for frame in re.split(rb"\nFrame (?=\d+: )", stdout):
+        lengths = FRAME_LENGTHS.search(frame)
+        cut = lengths and int(lengths.group(2)) < int(lengths.group(1))
+        found |= {m.group(0).strip().decode("utf-8", "replace")
+                  for m in (ESCAPED_FROM_WHOLE if cut else ESCAPED).finditer(frame)}
+    return sorted(found)
+
+
 def problems(returncode, stderr, stdout):
     found = []
     if returncode < 0 or returncode in (86, 87):
         found.append(f"tshark died (exit {returncode})")
     found += sorted({m.group(0) for m in SANITIZER.finditer(stderr)})
     found += sorted({m.group(0).strip() for m in GLIB_PROBLEM.finditer(stderr)})
-    found += sorted({m.group(0).strip().decode("utf-8", "replace")
-                     for m in ESCAPED.finditer(stdout)})
+    found += escapes(stdout)
     return found
 
 
@@ -91,7 +113,8 @@ class Campaign:
         self.ws = WrappedTshark(args.plugin, wrapper, SANITIZER_ENV)
         self.work = Path(self.ws.writable_dir("mutants"))
         self.deadline = time.monotonic() + args.seconds
-        self.files = self.runs = self.keyed_runs = self.two_pass_runs = self.trees = 0
+        self.files = self.cut_files = self.runs = self.keyed_runs = self.two_pass_runs = 0
+        self.trees = 0
         self.findings = []
         self.lock = threading.Lock()        # the counters above, from the worker threads
 
@@ -117,6 +140,7 @@ class Campaign:
         found, _ = self.run(merged, variant, f"group{index}")
         with self.lock:
             self.files += len(mutants)
+            self.cut_files += sum(1 for m in mutants if m.snap)
             self.runs += 1
             self.keyed_runs += bool(variant & KEYED)
             self.two_pass_runs += bool(variant & TWO_PASS)
@@ -150,10 +174,13 @@ class Campaign:
 
     def plan(self):
         captures = sample_captures(self.args.captures)
+        size = self.args.group
         mutants = [Mutant(captures[i % len(captures)],
                           PROBABILITIES[(i // len(captures)) % len(PROBABILITIES)],
-                          self.args.seed + i, self.work) for i in range(self.args.files)]
-        size = self.args.group
+                          self.args.seed + i, self.work,
+                          12 + (self.args.seed + i) % 48
+                          if (i // size) % SNAP_GROUP_EVERY == SNAP_GROUP_EVERY - 1 else None)
+                   for i in range(self.args.files)]
         return [mutants[i:i + size] for i in range(0, len(mutants), size)]
 
     def execute(self):
@@ -185,7 +212,8 @@ def main():
     finally:
         campaign.ws.close()
     print(f"mutation: {campaign.files} mutated files in {campaign.runs} tshark runs "
-          f"({campaign.keyed_runs} with keys, {campaign.two_pass_runs} two-pass) in "
+          f"({campaign.keyed_runs} with keys, {campaign.two_pass_runs} two-pass, "
+          f"{campaign.cut_files} files cut to a snap length) in "
           f"{elapsed:.0f} s, seeds {args.seed}.."
           f"{args.seed + campaign.files - 1}, {campaign.trees} BTHome trees, "
           f"{len(campaign.findings)} finding(s)")
