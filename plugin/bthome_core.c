@@ -11,7 +11,7 @@
 
 #define BTHOME_ROW(id_, name_, field_, kind_, type_, len_, factor_, unit_, words_) \
     [id_] = { id_, name_, field_, BTHOME_KIND_##kind_, BTHOME_TYPE_##type_, len_,  \
-              factor_, unit_, words_ },
+              factor_, unit_, words_, sizeof(name_) - 1 },
 static const bthome_object_def_t defs_by_id[256] = { BTHOME_OBJECT_TABLE(BTHOME_ROW) };
 
 #define BTHOME_ROW_PTR(id_, ...) &defs_by_id[id_],
@@ -432,10 +432,10 @@ static char *scaled_int_leftwards(int64_t raw, unsigned decimals, char *end)
 
 #define UNIT_MAX_FAST 48
 
-/* "25.06 °C", truncated to size like snprintf. Factors 1, 0.1, 0.01, ...: the raw integer
- * with a decimal point, built from the right after the unit and copied once (no printf:
- * this runs for most objects of every advert). */
-static void format_number(const bthome_object_t *obj, char *buf, size_t size)
+/* "25.06 °C", truncated to size like snprintf; returns its length. Factors 1, 0.1, 0.01,
+ * ...: the raw integer with a decimal point, built from the right after the unit and
+ * copied once (no printf: this runs for most objects of every advert). */
+static int format_number(const bthome_object_t *obj, char *buf, size_t size)
 {
     const bthome_object_def_t *def = obj->def;
     const row_facts_t *f = row_facts(def->id);
@@ -448,7 +448,7 @@ static void format_number(const bthome_object_t *obj, char *buf, size_t size)
             snprintf(buf, size, "%.*f %s", (int)f->decimals, obj->value, def->unit);
         else
             snprintf(buf, size, "%.*f", (int)f->decimals, obj->value);
-        return;
+        return (int)strlen(buf);
     }
     *--p = '\0';
     if (f->unit_len) {
@@ -460,10 +460,11 @@ static void format_number(const bthome_object_t *obj, char *buf, size_t size)
     n = (size_t)(end - p);          /* the NUL included */
     if (n <= size) {
         memcpy(buf, p, n);
-    } else {
-        memcpy(buf, p, size - 1);
-        buf[size - 1] = '\0';
+        return (int)n - 1;
     }
+    memcpy(buf, p, size - 1);
+    buf[size - 1] = '\0';
+    return (int)size - 1;
 }
 
 static void format_word(const bthome_object_t *obj, char *buf, size_t size)
@@ -475,15 +476,20 @@ static void format_word(const bthome_object_t *obj, char *buf, size_t size)
 bool bthome_format_value(const bthome_object_t *obj, const uint8_t *data,
                          char *buf, size_t size)
 {
+    return bthome_format_value_len(obj, data, buf, size) >= 0;
+}
+
+int bthome_format_value_len(const bthome_object_t *obj, const uint8_t *data,
+                            char *buf, size_t size)
+{
     const uint8_t *v = data + obj->value_offset;
     size_t n = obj->value_length;
     if (size == 0 || !obj->def || obj->status != BTHOME_OBJ_OK)
-        return false;
+        return -1;
     buf[0] = '\0';
     switch (obj->def->kind) {
     case BTHOME_KIND_NUMBER:
-        format_number(obj, buf, size);
-        break;
+        return format_number(obj, buf, size);
     case BTHOME_KIND_BINARY: case BTHOME_KIND_ENUM: case BTHOME_KIND_EVENT:
         format_word(obj, buf, size);
         break;
@@ -498,7 +504,7 @@ bool bthome_format_value(const bthome_object_t *obj, const uint8_t *data,
         time_t t = (time_t)obj->raw;
         struct tm tm;
         if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
-            return false;
+            return -1;
         break;
     }
     case BTHOME_KIND_TEXT:
@@ -516,7 +522,7 @@ bool bthome_format_value(const bthome_object_t *obj, const uint8_t *data,
         break;
     }
     }
-    return true;
+    return (int)strlen(buf);
 }
 
 void bthome_format_label(const bthome_object_t *obj, char *buf, size_t size)

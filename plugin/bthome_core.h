@@ -48,6 +48,7 @@ typedef struct {
     const char *factor;
     const char *unit;
     const char *words;
+    uint8_t name_len;       /* strlen(name): the Info column copies names per object */
 } bthome_object_def_t;
 
 /* NULL for an ID the table does not know. */
@@ -166,6 +167,10 @@ bool bthome_parser_next(bthome_parser_t *p, bthome_object_t *obj);
  * object that did not decode. */
 bool bthome_format_value(const bthome_object_t *obj, const uint8_t *data,
                          char *buf, size_t size);
+/* The same, returning the text's length (strlen(buf)), or -1 where bthome_format_value
+ * returns false: callers that append the text need not measure it again. */
+int bthome_format_value_len(const bthome_object_t *obj, const uint8_t *data,
+                            char *buf, size_t size);
 /* "Temperature", "Temperature 2", ... */
 void bthome_format_label(const bthome_object_t *obj, char *buf, size_t size);
 

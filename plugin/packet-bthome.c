@@ -163,7 +163,7 @@ typedef struct {
 static void summary_init(summary_t *s, wmem_allocator_t *pool)
 {
     s->pool = pool;
-    s->size = 128;
+    s->size = 2 * BTHOME_VALUE_TEXT_MAX;    /* no growing for the usual few objects */
     s->len = 0;
     s->untrusted = false;
     s->text = (char *)wmem_alloc(pool, s->size);
@@ -509,31 +509,41 @@ static bool text_wanted(const report_t *r)
 }
 
 /* "Temperature", or "Temperature 2" for a second one: the name itself in the common case,
- * with no copy. */
-static const char *object_label(const bthome_object_t *obj, char *buf, size_t size)
+ * with no copy. *len: its length. */
+static const char *object_label(const bthome_object_t *obj, char *buf, size_t size,
+                                size_t *len)
 {
-    if (obj->def && obj->ordinal <= 1)
+    if (obj->def && obj->ordinal <= 1) {
+        *len = obj->def->name_len;
         return obj->def->name;
+    }
     bthome_format_label(obj, buf, size);
+    *len = strlen(buf);
     return buf;
 }
 
-/* Appends ", Label text" (no comma for the first) to the Info column summary. */
-static void summary_add_reading(summary_t *summary, bool first, const char *label,
-                                const char *text)
+/* Appends ", Label " (no comma for the first) to the Info column summary, with room for
+ * the value's text after it: returns where the text goes, formatted in place (no copy:
+ * this runs for every object of every advert). summary_end_reading counts it in. */
+static char *summary_begin_reading(summary_t *summary, bool first, const char *label,
+                                   size_t label_len)
 {
-    size_t sep = first ? 0 : 2, label_len = strlen(label), text_len = strlen(text);
-    char *at = summary_reserve(summary, sep + label_len + 1 + text_len);
+    size_t sep = first ? 0 : 2;
+    char *at = summary_reserve(summary, sep + label_len + 1 + BTHOME_VALUE_TEXT_MAX);
 
-    /* one reservation per object: this runs for every object of every advert */
     if (sep) {
         at[0] = ',';
         at[1] = ' ';
     }
-    memcpy(at + sep, label, label_len + 1);
-    at[sep + label_len] = ' ';      /* over the label's NUL */
-    memcpy(at + sep + label_len + 1, text, text_len + 1);
-    summary->len += sep + label_len + 1 + text_len;
+    memcpy(at + sep, label, label_len);
+    at[sep + label_len] = ' ';
+    at[sep + label_len + 1] = '\0';
+    return at + sep + label_len + 1;
+}
+
+static void summary_end_reading(summary_t *summary, const char *text, int text_len)
+{
+    summary->len = (size_t)(text - summary->text) + (size_t)MAX(text_len, 0);
 }
 
 /* Adds one v2 object, and its text to the Info column summary. */
@@ -543,8 +553,11 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
     proto_tree *tree = r->tree;
     packet_info *pinfo = r->pinfo;
     char label_buf[64];
-    char text[BTHOME_VALUE_TEXT_MAX];
-    const char *label = object_label(obj, label_buf, sizeof label_buf);
+    char own_text[BTHOME_VALUE_TEXT_MAX];
+    size_t label_len;
+    const char *label = object_label(obj, label_buf, sizeof label_buf, &label_len);
+    char *text = own_text;
+    int text_len = 0;
 
     if (obj->status != BTHOME_OBJ_OK) {
         add_bad_object(tree, pinfo, tvb, start, obj, label);
@@ -557,14 +570,17 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
         return;
     }
     text[0] = '\0';
+    /* the summary's text is the items' and the tap's too (they copy it) */
+    if (want_text)
+        text = summary_begin_reading(&r->summary, prev_id < 0, label, label_len);
     /* firmware versions are string fields whose value is the text */
     if (want_text || obj->def->kind == BTHOME_KIND_FIRMWARE)
-        bthome_format_value(obj, body, text, sizeof text);
+        text_len = bthome_format_value_len(obj, body, text, BTHOME_VALUE_TEXT_MAX);
     if (tree || object_has_problems(obj))
         add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
     add_reading(r, obj, label, text);
     if (want_text) {
-        summary_add_reading(&r->summary, prev_id < 0, label, text);
+        summary_end_reading(&r->summary, text, text_len);
         r->summary.untrusted |= obj->def->kind == BTHOME_KIND_TEXT;
     }
 }
@@ -1416,8 +1432,9 @@ static void set_info_column(packet_info *pinfo, const report_t *r)
 }
 
 /* Dissects BTHome service data (the bytes after the UUID). advertiser: the frame's
- * advertiser address in display order, NULL when the link does not tell. */
-static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, unsigned uuid,
+ * advertiser address in display order, NULL when the link does not tell. Returns whether
+ * the capture cut the service data short. */
+static bool dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, unsigned uuid,
                           const uint8_t *advertiser, unsigned report)
 {
     report_t r;
@@ -1455,7 +1472,7 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, u
     queue_tap(&r);
     col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
     set_info_column(pinfo, &r);
-    return (int)tvb_captured_length(tvb);
+    return r.cut;
 }
 
 /* The link layer's advertiser address: AdvA on LL captures (btle sets it as source). */
@@ -1465,27 +1482,21 @@ static const uint8_t *link_advertiser(packet_info *pinfo)
         ? (const uint8_t *)pinfo->src.data : NULL;
 }
 
-static bool cut_short(tvbuff_t *tvb)
-{
-    return tvb_reported_length(tvb) > tvb_captured_length(tvb);
-}
-
 /* Wireshark 4.2+: btcommon hands over the service data of a BTHome UUID, with the HCI
  * report's address when there is one. */
 static int dissect_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                                 void *data, unsigned uuid)
 {
     const bluetooth_eir_ad_data_t *ad = (const bluetooth_eir_ad_data_t *)data;
-    int len = dissect_bthome(tvb, pinfo, tree, uuid,
-                             ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo),
-                             table_report(pinfo));
 
     /* Service data the capture cut short: everything captured is decoded; the bounds
      * exception is Wireshark's own mark of it ("[Packet size limited during capture]"),
      * as for any protocol */
-    if (cut_short(tvb))
+    if (dissect_bthome(tvb, pinfo, tree, uuid,
+                       ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo),
+                       table_report(pinfo)))
         tvb_ensure_bytes_exist(tvb, 0, (int)tvb_reported_length(tvb));
-    return len;
+    return (int)tvb_captured_length(tvb);
 }
 
 static int dissect_v2_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
@@ -1651,19 +1662,20 @@ static int dissect_located(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
     const located_list_t *list = (const located_list_t *)data;
     unsigned first = first_post_report(pinfo);
     tvbuff_t *last = NULL;
+    bool last_cut = false;
 
     for (unsigned i = 0; i < list->count; i++) {
         const located_t *at = &list->at[i];
         last = tvb_new_subset_length(tvb, at->start, at->length);
-        dissect_bthome(last, pinfo, tree, at->uuid,
-                       at->has_advertiser ? at->advertiser : NULL, first + i);
+        last_cut = dissect_bthome(last, pinfo, tree, at->uuid,
+                                  at->has_advertiser ? at->advertiser : NULL, first + i);
     }
     /* A frame the capture cut short: its dissectors' bounds exception marked the Info
      * column, which BTHome's summary has just replaced; marked again here, with the tree
      * item when it is BTHome that lost bytes. No exception from a postdissector: the
      * others would miss the frame. */
-    if (cut_short(tvb))
-        show_exception(last, pinfo, last && cut_short(last) ? tree : NULL, BoundsError, NULL);
+    if (tvb_reported_length(tvb) > tvb_captured_length(tvb))
+        show_exception(last, pinfo, last_cut ? tree : NULL, BoundsError, NULL);
     return 0;
 }
 
