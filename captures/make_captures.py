@@ -1027,7 +1027,8 @@ def per_event(frame):
     return lambda events: [record(ev.time_us, frame(ev.adverts), ev) for ev in events]
 
 
-LINK_TYPES = {  # name -> (pcap LINKTYPE, records builder); btsnoop has its own file format
+BTSNOOP_H4, BTSNOOP_MONITOR = "btsnoop 1002", "btsnoop 2001"   # btsnoop files' datalinks
+LINK_TYPES = {  # name -> (pcap LINKTYPE or btsnoop datalink, records builder)
     "ll": (251, per_advert(lambda adv, seq, t: ll_packet(adv))),
     "ll-phdr": (256, per_advert(ll_phdr_packet)),
     "ll-ext": (256, per_advert(ll_ext_packet)),
@@ -1035,7 +1036,9 @@ LINK_TYPES = {  # name -> (pcap LINKTYPE, records builder); btsnoop has its own 
     "hci-h4": (201, per_event(lambda advs: h4_phdr(le_adv_report(advs)))),
     "hci-h4-ext": (201, per_event(lambda advs: h4_phdr(le_ext_adv_report(advs)))),
     "btmon": (254, per_event(lambda advs: monitor(le_adv_report(advs)))),
-    "btsnoop": (None, per_event(lambda advs: h4(le_adv_report(advs)))),
+    "btsnoop": (BTSNOOP_H4, per_event(lambda advs: h4(le_adv_report(advs)))),
+    # btmon -w: btsnoop with the monitor datalink, the opcode and adapter in the flags
+    "btmon-snoop": (BTSNOOP_MONITOR, per_event(le_adv_report)),
 }
 
 # ---------------------------------------------------------------------------
@@ -1077,10 +1080,11 @@ def write_pcapng(path, linktype, records):
 BTSNOOP_EPOCH_DELTA_US = 0x00DCDDB30F2F8000  # 0 AD to 1970, as Android writes it
 
 
-def write_btsnoop(path, records):
-    out = [b"btsnoop\0" + struct.pack(">II", 1, 1002)]  # version 1, datalink H4
+def write_btsnoop(path, records, datalink=1002):
+    out = [b"btsnoop\0" + struct.pack(">II", 1, datalink)]  # version 1
     for t, data, _, wire_len in records:
-        # flags: bit 0 received, bit 1 command/event
+        # flags, H4: bit 0 received, bit 1 command/event; monitor: adapter 0 (high 16
+        # bits), opcode 3 (HCI event): the same 0x3
         out.append(struct.pack(">IIIIq", wire_len, len(data), 0x3, 0,
                                t + BTSNOOP_EPOCH_DELTA_US))
         out.append(data)
@@ -1093,9 +1097,9 @@ def write_set(out_dir, name, events, skip_links=()):
         if link in skip_links:
             continue
         records = builder(events)
-        if linktype is None:
+        if isinstance(linktype, str):
             path = out_dir / f"{name}-{link}.log"
-            write_btsnoop(path, records)
+            write_btsnoop(path, records, int(linktype.split()[1]))
         else:
             path = out_dir / f"{name}-{link}.pcap"
             write_pcap(path, linktype, records)

@@ -1435,7 +1435,7 @@ static void set_info_column(packet_info *pinfo, const report_t *r)
  * advertiser address in display order, NULL when the link does not tell. Returns whether
  * the capture cut the service data short. */
 static bool dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, unsigned uuid,
-                          const uint8_t *advertiser, unsigned report)
+                           const uint8_t *advertiser, unsigned report)
 {
     report_t r;
 
@@ -1671,10 +1671,10 @@ static int dissect_located(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
                                   at->has_advertiser ? at->advertiser : NULL, first + i);
     }
     /* A frame the capture cut short: its dissectors' bounds exception marked the Info
-     * column, which BTHome's summary has just replaced; marked again here, with the tree
-     * item when it is BTHome that lost bytes. No exception from a postdissector: the
-     * others would miss the frame. */
-    if (tvb_reported_length(tvb) > tvb_captured_length(tvb))
+     * column, which BTHome's first summary has just replaced (later ones append); marked
+     * again here, with the tree item when it is BTHome that lost bytes. No exception from
+     * a postdissector: the others would miss the frame. */
+    if (first == 1 && tvb_reported_length(tvb) > tvb_captured_length(tvb))
         show_exception(last, pinfo, last_cut ? tree : NULL, BoundsError, NULL);
     return 0;
 }
