@@ -698,20 +698,20 @@ def cut_short():
     length on the wire), each within or just after a BTHome service data. Not on the nRF
     Sniffer link type: Wireshark's nordic_ble refuses a frame shorter than its header
     says, before any Bluetooth dissector sees it."""
-    weather_data = weather(7, 2506, 5050, 100000, 90).data
+    whole = weather(7, 2506, 5050, 100000, 90)
     encrypted = Advert(ENCRYPTED_MAC, adv_data(h("41 8e 01 23 45 67 89 ab cd ef 11 22 33 44")))
     v1 = Advert(WEATHER_MAC, adv_data(h("23 02 c4 09 03 03 bf 13"), uuid=BTHOME_V1))
     service = h("40 00 08 02 c3 09")
     name_after = Advert(WEATHER_MAC, FLAGS_AD + ad(0x16, BTHOME_V2.to_bytes(2, "little") + service)
                         + ad(0x09, b"Weather"))
     cuts = [  # (advert, bytes kept after the UUID, what the capture lost)
-        (Advert(WEATHER_MAC, weather_data), 10, "cut in the humidity's value"),
-        (Advert(WEATHER_MAC, weather_data), 1, "cut after the device information byte"),
-        (Advert(WEATHER_MAC, weather_data), 0, "cut right after the UUID"),
+        (whole, 10, "cut in the humidity's value"),
+        (whole, 1, "cut after the device information byte"),
+        (whole, 0, "cut right after the UUID"),
         (encrypted, 6, "encrypted, cut before the counter and MIC"),
         (v1, 6, "v1, cut in the second object"),
         (name_after, len(service) + 3, "whole service data, the Local Name after it cut"),
-        (Advert(WEATHER_MAC, weather_data), None, "not cut"),
+        (whole, None, "not cut"),
     ]
     return [Event(SET_START_US + i * 100_000, (adv,), comment, snap)
             for i, (adv, snap, comment) in enumerate(cuts)]
@@ -1027,7 +1027,7 @@ def per_event(frame):
     return lambda events: [record(ev.time_us, frame(ev.adverts), ev) for ev in events]
 
 
-BTSNOOP_H4, BTSNOOP_MONITOR = "btsnoop 1002", "btsnoop 2001"   # btsnoop files' datalinks
+BTSNOOP_H4, BTSNOOP_MONITOR = ("btsnoop", 1002), ("btsnoop", 2001)  # btsnoop datalinks
 LINK_TYPES = {  # name -> (pcap LINKTYPE or btsnoop datalink, records builder)
     "ll": (251, per_advert(lambda adv, seq, t: ll_packet(adv))),
     "ll-phdr": (256, per_advert(ll_phdr_packet)),
@@ -1097,9 +1097,9 @@ def write_set(out_dir, name, events, skip_links=()):
         if link in skip_links:
             continue
         records = builder(events)
-        if isinstance(linktype, str):
+        if isinstance(linktype, tuple):
             path = out_dir / f"{name}-{link}.log"
-            write_btsnoop(path, records, int(linktype.split()[1]))
+            write_btsnoop(path, records, linktype[1])
         else:
             path = out_dir / f"{name}-{link}.pcap"
             write_pcap(path, linktype, records)

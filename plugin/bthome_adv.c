@@ -29,6 +29,11 @@ typedef struct {
     size_t captured, wire;
 } frame_t;
 
+static frame_t frame_of(const uint8_t *bytes, size_t captured, size_t wire)
+{
+    return (frame_t){ bytes, captured, wire > captured ? wire : captured };
+}
+
 /* Walking the AD structures from start lands on ad_pos and then exactly on end. A frame
  * cut short holds what the walk reaches before the cut; it must have passed ad_pos. */
 static bool chains_through(const frame_t *f, size_t start, size_t end, size_t ad_pos)
@@ -120,7 +125,7 @@ static bool locate_adv_data(const frame_t *f, size_t ad_pos, const uint8_t addr[
 bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
                             size_t ad_pos, const uint8_t addr[6], bthome_adv_span_t *out)
 {
-    const frame_t f = { frame, frame_len, wire_len > frame_len ? wire_len : frame_len };
+    const frame_t f = frame_of(frame, frame_len, wire_len);
 
     return locate_adv_data(&f, ad_pos, addr, out);
 }
@@ -189,7 +194,7 @@ static bool locate_hci_report(const frame_t *f, size_t ad_pos, bthome_adv_span_t
 bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_pos,
                               bthome_adv_span_t *out)
 {
-    const frame_t f = { frame, frame_len, frame_len };
+    const frame_t f = frame_of(frame, frame_len, frame_len);
 
     return locate_hci_report(&f, ad_pos, out);
 }
@@ -203,7 +208,7 @@ bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wir
                               const uint8_t link_addr[6], bool empty_only, size_t *pos,
                               bool *candidates, bthome_service_data_t *out)
 {
-    const frame_t f = { frame, frame_len, wire_len > frame_len ? wire_len : frame_len };
+    const frame_t f = frame_of(frame, frame_len, wire_len);
     const uint8_t *type;
 
     if (!frame)

@@ -42,7 +42,6 @@ WS_DLL_PUBLIC void plugin_register(void);
 WS_DLL_PUBLIC uint32_t plugin_describe(void);
 #endif
 
-
 static int proto_bthome = -1;
 static int proto_bthome_search = -1;    /* the postdissector's handle (see handoff) */
 static int bthome_tap = -1;
@@ -822,6 +821,10 @@ static void add_encrypted(report_t *r)
     uint8_t *plain;
     bool tried, decrypted;
 
+    if (r->cut) {   /* the counter and MIC end the payload: nothing to try */
+        summary_append(&r->summary, "[encrypted]");
+        return;
+    }
     if (!bthome_split_sealed(r->data + start, len, &sealed)) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, r->tvb, start, (int)len,
             "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
@@ -891,8 +894,6 @@ static void add_body(report_t *r, bthome_header_status_t status)
     if (status == BTHOME_HEADER_MAC_CUT) {
         if (!r->cut)
             summary_append(&r->summary, "[MAC truncated]");
-    } else if (r->hdr.encrypted && r->cut) {
-        summary_append(&r->summary, "[encrypted]");     /* the counter and MIC end it */
     } else if (r->hdr.encrypted)
         add_encrypted(r);
     else
@@ -983,12 +984,17 @@ static uint8_t *audit_at(uint32_t place)
     return (uint8_t *)g_ptr_array_index(audit_store.pages, place >> 16) + (place & 0xFFFF);
 }
 
-static uint32_t audit_frame(unsigned i)
+static uint32_t record_frame(const uint8_t *record)
 {
     uint32_t frame;
 
-    memcpy(&frame, audit_at(*audit_place(i)), sizeof frame);
+    memcpy(&frame, record, sizeof frame);
     return frame;
+}
+
+static uint32_t audit_frame(unsigned i)
+{
+    return record_frame(audit_at(*audit_place(i)));
 }
 
 static size_t audit_pack(uint32_t frame, unsigned report, const audit_record_t *rec,
@@ -1050,7 +1056,7 @@ static void audit_forget(uint32_t frame, unsigned report)
     while (s->pages && s->count) {
         uint32_t place = *audit_place(s->count - 1);
         const uint8_t *p = audit_at(place);
-        if (audit_frame(s->count - 1) != frame || p[AUDIT_AT_REPORT] < report)
+        if (record_frame(p) != frame || p[AUDIT_AT_REPORT] < report)
             return;
         s->end = place;
         s->count--;
@@ -1206,7 +1212,8 @@ static void audit(report_t *r)
 {
     audit_record_t rec;
 
-    if (!r->state || r->audit_skip || !audit_report(r, &rec))
+    /* r->cut: no digest of part of an advert */
+    if (!r->state || r->audit_skip || r->cut || !audit_report(r, &rec))
         return;
     add_findings(r, &rec);
     for (unsigned i = 0; i < rec.result.count; i++)
@@ -1382,7 +1389,7 @@ static void add_v2(report_t *r)
     add_device(r);
     add_header(r, status);
     add_body(r, status);
-    if (status == BTHOME_HEADER_OK && !r->cut)     /* no digest of part of an advert */
+    if (status == BTHOME_HEADER_OK)
         audit(r);
 }
 
@@ -1405,14 +1412,11 @@ static void add_v1(report_t *r, bool encrypted)
         }
         return;
     }
-    if (encrypted && r->cut)
-        summary_append(&r->summary, "[encrypted]");
-    else if (encrypted)
+    if (encrypted)
         add_encrypted(r);
     else
         r->audit.packet_id = add_objects(r, r->tvb, 0);
-    if (!r->cut)
-        audit(r);
+    audit(r);
 }
 
 /* BTHome's summary replaces the link layer's Info; later reports of the frame follow it.
@@ -1688,8 +1692,9 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
     bool candidates;
     located_list_t *list = locate_in_bytes(tvb, pinfo, service_data_table_hooked, &candidates);
 
-    /* an advertisement whose layout the bytes do not tell (e.g. one cut short by the
-     * capture): a shown tree's btcommon fields still do */
+    /* an advertisement whose layout the bytes do not tell (no known case: extended
+     * advertising PDUs and frames cut short are placed too): a shown tree's btcommon
+     * fields still do */
     if (!list && candidates && tree && PTREE_DATA(tree)->visible)
         list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
     if (list)

@@ -142,7 +142,8 @@ static void test_random_frames(void)
         }
         bthome_adv_span_t adv;
         size_t ad_pos = (seed >> 8) % len, pos, name_len;
-        if (bthome_locate_adv_data(frame, len, len, ad_pos, frame + (len > 6 ? len - 6 : 0), &adv)) {
+        if (bthome_locate_adv_data(frame, len, len, ad_pos, frame + (len > 6 ? len - 6 : 0),
+                                   &adv)) {
             CHECK(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= len);
             if (bthome_adv_local_name(frame, &adv, &pos, &name_len))
                 CHECK(pos + name_len <= adv.end);
@@ -231,11 +232,13 @@ static void test_service_data_search(void)
     CHECK(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd));
     CHECK_INT(sd.length, 4);
     CHECK_INT(sd.adv.address, 33);
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd),
+               false);
     /* empty_only skips both, and they are no candidates for it */
     pos = 0;
     candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, true, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, true, &pos, &candidates, &sd),
+               false);
     CHECK_BOOL(candidates, false);
     /* LL: an empty v1 service data after the link's AdvA */
     load("d6 be 89 8e 02 0d " ADDR_WIRE " " FLAGS " 03 16 1c 18 11 22 33");
@@ -254,7 +257,8 @@ static void test_service_data_search(void)
     load("16 03 16 0f 18 06 16");
     pos = 0;
     candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, false, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, false, &pos, &candidates, &sd),
+               false);
     CHECK_BOOL(candidates, false);
     CHECK_BOOL(bthome_next_service_data(NULL, 0, 0, ADDR, false, &pos, &candidates, &sd), false);
     cur = "";

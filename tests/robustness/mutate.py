@@ -3,14 +3,14 @@
 
 Corrupts the sample captures at random with `editcap -E PROB --seed N` (several
 probabilities, a new seed per file; every third group also cut to a snap length with
-`-s LEN`, 12 to 59 bytes, so that frames end inside the service data) and runs `tshark -nVxr` with the plugin on each
-result: every other run with all the keys of captures/*.keys configured, every other
-pair of runs with two passes (-2: the second pass takes the audit's findings from the
-first, as the GUI does when it re-dissects). The plugin should be built with ASan and
-UBSan: libasan is preloaded into tshark, and Wireshark's allocators are told to use
-malloc for every block so that ASan sees their bounds. To start tshark less often, each
-run reads GROUP mutated files concatenated with mergecap; a run with a finding is
-repeated file by file to name the culprit.
+`-s LEN`, 12 to 59 bytes, so that frames end inside the service data) and runs
+`tshark -nVxr` with the plugin on each result: every other run with all the keys of
+captures/*.keys configured, every other pair of runs with two passes (-2: the second
+pass takes the audit's findings from the first, as the GUI does when it re-dissects).
+The plugin should be built with ASan and UBSan: libasan is preloaded into tshark, and
+Wireshark's allocators are told to use malloc for every block so that ASan sees their
+bounds. To start tshark less often, each run reads GROUP mutated files concatenated with
+mergecap; a run with a finding is repeated file by file to name the culprit.
 
 A finding, which fails the test:
   - a sanitizer report (ASan, UBSan) or a crash (signal, timeout);
@@ -41,10 +41,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from wrapped import WrappedTshark, key_options, merge, sample_captures  # noqa: E402
 
 PROBABILITIES = (0.005, 0.01, 0.02, 0.05, 0.1)
-ESCAPED = re.compile(rb"^\s*\[(Malformed Packet|Packet size limited|Unreassembled Packet|"
-                     rb"Dissector bug)[^\n]*BTHome[^\n]*", re.MULTILINE)
-ESCAPED_FROM_WHOLE = re.compile(rb"^\s*\[(Malformed Packet|Unreassembled Packet|"
-                                rb"Dissector bug)[^\n]*BTHome[^\n]*", re.MULTILINE)
+ESCAPES = (b"Malformed Packet", b"Unreassembled Packet", b"Dissector bug")
+ESCAPES_UNLESS_CUT = (b"Packet size limited",)
+
+
+def escape_pattern(kinds):
+    return re.compile(rb"^\s*\[(" + b"|".join(kinds) + rb")[^\n]*BTHome[^\n]*", re.MULTILINE)
+
+
+ESCAPED_IN_WHOLE_FRAME = escape_pattern(ESCAPES + ESCAPES_UNLESS_CUT)
+ESCAPED_IN_CUT_FRAME = escape_pattern(ESCAPES)
 FRAME_LENGTHS = re.compile(rb"(\d+) bytes on wire \(\d+ bits\), (\d+) bytes captured")
 SNAP_GROUP_EVERY = 3
 SANITIZER = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
@@ -90,8 +96,9 @@ def escapes(stdout):
     for frame in re.split(rb"\nFrame (?=\d+: )", stdout):
         lengths = FRAME_LENGTHS.search(frame)
         cut = lengths and int(lengths.group(2)) < int(lengths.group(1))
+        pattern = ESCAPED_IN_CUT_FRAME if cut else ESCAPED_IN_WHOLE_FRAME
         found |= {m.group(0).strip().decode("utf-8", "replace")
-                  for m in (ESCAPED_FROM_WHOLE if cut else ESCAPED).finditer(frame)}
+                  for m in pattern.finditer(frame)}
     return sorted(found)
 
 
