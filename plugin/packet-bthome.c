@@ -1331,12 +1331,14 @@ static void queue_tap(report_t *r)
     tap_queue_packet(bthome_tap, r->pinfo, ad);
 }
 
+static bool service_data_table_hooked;     /* 4.2+: btcommon's table calls the plugin */
+
 /* Several BTHome service data in one frame (HCI reports): they are numbered, and every
  * summary stays in the Info column. Wireshark already counts each protocol's layers in a
  * frame (curr_proto_layer_num) as it calls dissectors: the table calls BTHome once per
- * service data, the postdissector once per frame. Reading that count is free; a counter
- * of our own in the frame's proto data (a list walk and an allocation per advert) is
- * only kept for a call that added no layer. */
+ * service data; the postdissector's make one layer it sets up itself. Reading that count
+ * is free; a counter of our own in the frame's proto data (a list walk and an allocation
+ * per advert) is only kept for a call that added no layer. */
 static bool called_as_layer(packet_info *pinfo)
 {
     wmem_list_frame_t *last = pinfo->layers ? wmem_list_tail(pinfo->layers) : NULL;
@@ -1363,14 +1365,26 @@ static unsigned table_report(packet_info *pinfo)
     return ++*own_report_counter(pinfo, true);
 }
 
-/* The number of the first service data the postdissector decodes: after the table's. */
-static unsigned first_post_report(packet_info *pinfo)
+/* The BTHome layers Wireshark pushed for this frame: one per service data btcommon's
+ * table handed over (4.2+). */
+static unsigned table_layers(packet_info *pinfo)
 {
-    const unsigned *reports = own_report_counter(pinfo, false);
+    unsigned layers = 0;
 
-    if (reports)
-        return *reports + 1;
-    return called_as_layer(pinfo) ? pinfo->curr_proto_layer_num : 1;
+    if (!service_data_table_hooked || !pinfo->layers)
+        return 0;
+    for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f))
+        layers += GPOINTER_TO_INT(wmem_list_frame_data(f)) == proto_bthome;
+    return layers;
+}
+
+/* The number of the first service data the postdissector decodes: after the table's. */
+static unsigned first_post_report(packet_info *pinfo, unsigned layers)
+{
+    const unsigned *reports = service_data_table_hooked ? own_report_counter(pinfo, false)
+                                                        : NULL;
+
+    return (reports ? *reports : layers) + 1;
 }
 
 static void add_v2(report_t *r)
@@ -1521,8 +1535,6 @@ static int dissect_v1_encrypted_service_data(tvbuff_t *tvb, packet_info *pinfo,
     return dissect_service_data(tvb, pinfo, tree, data, BTHOME_UUID_V1_ENCRYPTED);
 }
 
-static bool service_data_table_hooked;     /* 4.2+: btcommon's table calls the plugin */
-
 /* Other dissectors' fields in a shown tree (the fallback of locate_service_data): the
  * plugin asks for none, so that no run builds a tree for its sake. */
 static GPtrArray *frame_fields(proto_tree *tree, int hf)
@@ -1565,8 +1577,6 @@ typedef struct {
     unsigned count;
     located_t at[];
 } located_list_t;
-
-static dissector_handle_t located_handle;
 
 /* The advertiser for a located service data: the HCI report's, else the link's. */
 static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *pinfo)
@@ -1659,18 +1669,26 @@ static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool
     return list;
 }
 
-/* The located service data of one frame, under one BTHome layer (the postdissector's
- * own handle adds none: see proto_reg_handoff_bthome). */
-static int dissect_located(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+/* The located service data of one frame, as one BTHome layer. Called directly, not
+ * through a BTHome handle: Wireshark would push that layer and pop it again (4.0: about
+ * 650 instructions a frame, and the frame's protocol list is already made). What the
+ * layer gives is set here: the protocol expert infos and bounds marks name, and the
+ * fields' layer number (`bthome.temperature#1`). */
+static void decode_located(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree,
+                           const located_list_t *list)
 {
-    const located_list_t *list = (const located_list_t *)data;
-    unsigned first = first_post_report(pinfo);
+    const char *saved_proto = pinfo->current_proto;
+    uint8_t saved_layer = pinfo->curr_proto_layer_num;
+    unsigned layers = table_layers(pinfo);
+    unsigned first = first_post_report(pinfo, layers);
     tvbuff_t *last = NULL;
     bool last_cut = false;
 
+    pinfo->current_proto = "BTHome";
+    pinfo->curr_proto_layer_num = (uint8_t)MIN(layers + 1, UINT8_MAX);
     for (unsigned i = 0; i < list->count; i++) {
         const located_t *at = &list->at[i];
-        last = tvb_new_subset_length(tvb, at->start, at->length);
+        last = tvb_new_subset_length(frame, at->start, at->length);
         last_cut = dissect_bthome(last, pinfo, tree, at->uuid,
                                   at->has_advertiser ? at->advertiser : NULL, first + i);
     }
@@ -1678,9 +1696,10 @@ static int dissect_located(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
      * column, which BTHome's first summary has just replaced (later ones append); marked
      * again here, with the tree item when it is BTHome that lost bytes. No exception from
      * a postdissector: the others would miss the frame. */
-    if (first == 1 && tvb_reported_length(tvb) > tvb_captured_length(tvb))
+    if (first == 1 && tvb_reported_length(frame) > tvb_captured_length(frame))
         show_exception(last, pinfo, last_cut ? tree : NULL, BoundsError, NULL);
-    return 0;
+    pinfo->current_proto = saved_proto;
+    pinfo->curr_proto_layer_num = saved_layer;
 }
 
 /* Wireshark 4.0 has no service-data table: this finds every BTHome service data. 4.2+
@@ -1698,7 +1717,7 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
     if (!list && candidates && tree && PTREE_DATA(tree)->visible)
         list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
     if (list)
-        call_dissector_only(located_handle, tvb, pinfo, tree, list);
+        decode_located(tvb, pinfo, tree, list);
     return 0;
 }
 
@@ -1975,11 +1994,9 @@ static void proto_reg_handoff_bthome(void)
 {
     /* The postdissector runs for every frame, of any protocol. Its handle belongs to a
      * helper protocol (enabled with BTHome) so that Wireshark does not push and pop a
-     * BTHome layer for each frame (about 300 instructions on 4.6): only the frames that
-     * hold BTHome go on to the BTHome handle, which adds the layer. */
+     * BTHome layer for each frame (about 300 instructions on 4.6): the frames that hold
+     * BTHome get the layer's marks from decode_located. */
     dissector_handle_t post = create_dissector_handle(dissect_bthome_post, proto_bthome_search);
-
-    located_handle = create_dissector_handle(dissect_located, proto_bthome);
 
     /* Decided at run time, so one source serves 4.0 (no table) and 4.2+. */
     service_data_table_hooked = find_dissector_table("btcommon.eir_ad.entry.uuid") != NULL;
