@@ -20,6 +20,7 @@ from wsrun import IsolatedTshark, key_options  # noqa: E402
 FILTERS = [
     "bthome",
     "bthome.temperature > 25",
+    "bthome.temperature#1 > 25",    # the fields' layer number: BTHome's first layer
     "bthome.info.encrypted == 1",
     "bthome.object_id == 0x02",
     "bthome.encryption.counter == 101",
