@@ -212,10 +212,19 @@ static int *const encryption_fields[] = {
     &hf_enc_key_mac, NULL
 };
 
+/* Where a service data (the bytes after the UUID) is: its own tvb, as btcommon's table
+ * hands it over, or a span of the frame's bytes, as the postdissector finds it. */
+typedef struct {
+    tvbuff_t *tvb;              /* NULL for a span: made when an item or expert needs it */
+    tvbuff_t *frame;            /* the span's frame */
+    unsigned start;
+    unsigned length;            /* on the wire: may pass the captured end */
+} sd_place_t;
+
 /* One BTHome service data being dissected. */
 typedef struct {
     unsigned version;           /* 1 or 2 */
-    tvbuff_t *tvb;              /* the service data after the UUID */
+    sd_place_t place;           /* read its tvb with report_tvb() */
     const uint8_t *data;        /* its bytes (read once: several steps need them) */
     unsigned len;
     packet_info *pinfo;
@@ -235,6 +244,23 @@ typedef struct {
     bool cut;                   /* the capture's snap length cut the service data short */
     wmem_array_t *readings;     /* bthome_reading_t for the tap, when it has listeners */
 } report_t;
+
+/* The service data's tvb. A span's is made on first use: a summary run without findings
+ * never needs one, and a subset with its freeing costs about 350 instructions. */
+static tvbuff_t *report_tvb(report_t *r)
+{
+    sd_place_t *at = &r->place;
+
+    if (!at->tvb)
+        at->tvb = tvb_new_subset_length(at->frame, (int)at->start, (int)at->length);
+    return at->tvb;
+}
+
+/* The tvb of objects: a decrypted payload's own, or the service data's (NULL). */
+static tvbuff_t *objects_tvb(report_t *r, tvbuff_t *tvb)
+{
+    return tvb ? tvb : report_tvb(r);
+}
 
 /* ---- Tree building ------------------------------------------------------------ */
 
@@ -545,7 +571,7 @@ static void summary_end_reading(summary_t *summary, const char *text, int text_l
     summary->len = (size_t)(text - summary->text) + (size_t)MAX(text_len, 0);
 }
 
-/* Adds one v2 object, and its text to the Info column summary. */
+/* Adds one v2 object, and its text to the Info column summary. tvb: as add_objects. */
 static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_object_t *obj,
                        const uint8_t *body, int prev_id, bool want_text)
 {
@@ -559,7 +585,7 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
     int text_len = 0;
 
     if (obj->status != BTHOME_OBJ_OK) {
-        add_bad_object(tree, pinfo, tvb, start, obj, label);
+        add_bad_object(tree, pinfo, objects_tvb(r, tvb), start, obj, label);
         if (prev_id >= 0)
             summary_append(&r->summary, ", ");
         if (obj->status == BTHOME_OBJ_UNKNOWN)
@@ -576,7 +602,7 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
     if (want_text || obj->def->kind == BTHOME_KIND_FIRMWARE)
         text_len = bthome_format_value_len(obj, body, text, BTHOME_VALUE_TEXT_MAX);
     if (tree || object_has_problems(obj))
-        add_decoded_object(tree, pinfo, tvb, start, obj, label, text, prev_id);
+        add_decoded_object(tree, pinfo, objects_tvb(r, tvb), start, obj, label, text, prev_id);
     add_reading(r, obj, label, text);
     if (want_text) {
         summary_end_reading(&r->summary, text, text_len);
@@ -711,12 +737,14 @@ static bool object_cut(const bthome_object_t *obj)
     return obj->status == BTHOME_OBJ_TRUNCATED || obj->status == BTHOME_OBJ_LENGTH_OVERRUN;
 }
 
-/* Adds the objects of tvb from body_start; returns the packet id, or -1 without one.
- * Service data cut short by the capture ends at its last whole object. */
+/* Adds the objects from body_start of tvb (a decrypted payload), or of the service data
+ * (NULL); returns the packet id, or -1 without one. Service data cut short by the
+ * capture ends at its last whole object. */
 static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
 {
-    int len = tvb_captured_length_remaining(tvb, body_start);
-    const uint8_t *body = tvb_get_ptr(tvb, body_start, len);
+    int len = tvb ? tvb_captured_length_remaining(tvb, body_start)
+                  : (int)r->len - body_start;
+    const uint8_t *body = tvb ? tvb_get_ptr(tvb, body_start, len) : r->data + body_start;
     bthome_parser_t parser;
     bthome_object_t obj;
     int prev_id = -1, packet_id = -1;
@@ -725,13 +753,13 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
     if (len == 0 && r->cut)
         return -1;
     if (len == 0) {
-        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, tvb, 0, -1,
-            r->version == 1 ? "No objects" : "No objects after the device information byte");
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, objects_tvb(r, tvb),
+            0, -1, r->version == 1 ? "No objects" : "No objects after the device information byte");
         summary_append(&r->summary, "[no objects]");
         return -1;
     }
     if (r->version == 1)
-        return add_v1_objects(r, tvb, body, len);
+        return add_v1_objects(r, objects_tvb(r, tvb), body, len);
     want_text = text_wanted(r);
     bthome_parser_init(&parser, body, (size_t)len);
     while (bthome_parser_next(&parser, &obj)) {
@@ -751,11 +779,11 @@ static void add_version_items(report_t *r, unsigned version, bool encrypted, int
     proto_item *item;
 
     if (field_wanted(r->tree, hf_version)) {
-        item = proto_tree_add_uint(r->tree, hf_version, r->tvb, 0, len, version);
+        item = proto_tree_add_uint(r->tree, hf_version, report_tvb(r), 0, len, version);
         proto_item_set_generated(item);
     }
     if (field_wanted(r->tree, hf_encrypted)) {
-        item = proto_tree_add_boolean(r->tree, hf_encrypted, r->tvb, 0, len, encrypted);
+        item = proto_tree_add_boolean(r->tree, hf_encrypted, report_tvb(r), 0, len, encrypted);
         proto_item_set_generated(item);
     }
 }
@@ -768,7 +796,7 @@ static void add_header(report_t *r, bthome_header_status_t status)
     add_version_items(r, hdr->version, hdr->encrypted, 1);
     /* the byte's expert infos hang on the bitmask, else on the BTHome item */
     if (field_wanted(r->tree, hf_info) || any_field_wanted(r->tree, info_bits))
-        item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_info, ett_info, info_bits,
+        item = proto_tree_add_bitmask(r->tree, report_tvb(r), 0, hf_info, ett_info, info_bits,
                                       ENC_NA);
     else
         item = r->item;
@@ -779,10 +807,10 @@ static void add_header(report_t *r, bthome_header_status_t status)
         expert_add_info_format(r->pinfo, item, &ei_reserved_bits,
             "Reserved device information bits 3-4 set (0x%02x)", hdr->info & BTHOME_INFO_RESERVED);
     if (hdr->has_mac && r->tree)
-        proto_tree_add_ether(r->tree, hf_mac, r->tvb, (int)hdr->mac_offset, BTHOME_MAC_LEN,
+        proto_tree_add_ether(r->tree, hf_mac, report_tvb(r), (int)hdr->mac_offset, BTHOME_MAC_LEN,
                              hdr->mac);
     else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT && !r->cut)
-        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 1,
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, report_tvb(r), 1,
             (int)r->len - 1, "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
             r->len - 1);
 }
@@ -798,7 +826,7 @@ static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
 /* Shows the plaintext as its own data source and dissects it like a plaintext advert. */
 static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
 {
-    tvbuff_t *child = tvb_new_child_real_data(r->tvb, plain, (unsigned)len, (int)len);
+    tvbuff_t *child = tvb_new_child_real_data(r->place.tvb ? r->place.tvb : r->place.frame, plain, (unsigned)len, (int)len);
 
     add_new_data_source(r->pinfo, child, "Decrypted BTHome");
     proto_item_append_text(r->item, " (decrypted)");
@@ -826,7 +854,7 @@ static void add_encrypted(report_t *r)
         return;
     }
     if (!bthome_split_sealed(r->data + start, len, &sealed)) {
-        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, r->tvb, start, (int)len,
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, report_tvb(r), start, (int)len,
             "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
         summary_append(&r->summary, "[encrypted, too short]");
         return;
@@ -834,14 +862,14 @@ static void add_encrypted(report_t *r)
     enc = NULL;
     enc_item = r->item;     /* anchors the expert infos when the subtree is not built */
     if (any_field_wanted(r->tree, encryption_fields)) {
-        enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_encryption,
+        enc = proto_tree_add_subtree(r->tree, report_tvb(r), start, (int)len, ett_encryption,
                                      &enc_item, "Encrypted payload");
         if (sealed.ciphertext_len)
-            proto_tree_add_item(enc, hf_enc_ciphertext, r->tvb, start,
+            proto_tree_add_item(enc, hf_enc_ciphertext, report_tvb(r), start,
                                 (int)sealed.ciphertext_len, ENC_NA);
-        proto_tree_add_item(enc, hf_enc_counter, r->tvb, start + (int)sealed.ciphertext_len,
+        proto_tree_add_item(enc, hf_enc_counter, report_tvb(r), start + (int)sealed.ciphertext_len,
                             BTHOME_COUNTER_LEN, ENC_LITTLE_ENDIAN);
-        proto_tree_add_item(enc, hf_enc_mic, r->tvb,
+        proto_tree_add_item(enc, hf_enc_mic, report_tvb(r),
                             start + (int)sealed.ciphertext_len + BTHOME_COUNTER_LEN,
                             BTHOME_MIC_LEN, ENC_NA);
     }
@@ -858,17 +886,17 @@ static void add_encrypted(report_t *r)
     else
         bthome_nonce_v2(r->device, r->hdr.info, sealed.counter, nonce);
     nonce_len = r->version == 1 ? BTHOME_NONCE_V1_LEN : BTHOME_NONCE_V2_LEN;
-    item = proto_tree_add_bytes_with_length(enc, hf_enc_nonce, r->tvb, 0, 0, nonce,
+    item = proto_tree_add_bytes_with_length(enc, hf_enc_nonce, report_tvb(r), 0, 0, nonce,
                                             (int)nonce_len);
     proto_item_set_generated(item);
 
     plain = (uint8_t *)wmem_alloc(r->pinfo->pool, sealed.ciphertext_len + 1);
     decrypted = bthome_keys_decrypt(r->device, r->version, nonce, nonce_len, &sealed, plain,
                                     &key, &tried);
-    item = proto_tree_add_boolean(enc, hf_enc_decrypted, r->tvb, 0, 0, decrypted);
+    item = proto_tree_add_boolean(enc, hf_enc_decrypted, report_tvb(r), 0, 0, decrypted);
     proto_item_set_generated(item);
     if (decrypted) {
-        item = proto_tree_add_string(enc, hf_enc_key_mac, r->tvb, 0, 0, key.mac_text);
+        item = proto_tree_add_string(enc, hf_enc_key_mac, report_tvb(r), 0, 0, key.mac_text);
         if (key.name[0])
             proto_item_append_text(item, " (%s)", key.name);
         proto_item_set_generated(item);
@@ -897,7 +925,7 @@ static void add_body(report_t *r, bthome_header_status_t status)
     } else if (r->hdr.encrypted)
         add_encrypted(r);
     else
-        r->audit.packet_id = add_objects(r, r->tvb, (int)r->hdr.body_offset);
+        r->audit.packet_id = add_objects(r, NULL, (int)r->hdr.body_offset);
 }
 
 /* ---- Device crypto audit ----------------------------------------------------------- */
@@ -1194,7 +1222,7 @@ static void add_findings(report_t *r, const audit_record_t *rec)
         proto_item *at = r->item;
 
         if (f->prev_frame) {
-            at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, r->tvb, 0, 0, f->prev_frame);
+            at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, report_tvb(r), 0, 0, f->prev_frame);
             proto_item_set_generated(at);
         }
         if (expert_text_needed(r, at, ei)) {
@@ -1222,24 +1250,25 @@ static void audit(report_t *r)
 
 /* ---- Device identity --------------------------------------------------------------- */
 
-/* Where the service data sits among the frame's bytes (the data source it came from);
- * wire_len: the frame's length before the capture's snap length cut it. */
-static bool locate_in_frame(tvbuff_t *tvb, const uint8_t **frame, size_t *frame_len,
-                            size_t *wire_len, size_t *pos)
+/* Where the service data sits among the bytes of the frame it came from (its data
+ * source); wire_len: the frame's length before the capture's snap length cut it. */
+static bool locate_in_frame(const report_t *r, tvbuff_t **source, const uint8_t **frame,
+                            size_t *frame_len, size_t *wire_len, size_t *pos)
 {
-    tvbuff_t *ds = tvb_get_ds_tvb(tvb);
-    unsigned len = tvb_captured_length(tvb);
+    const sd_place_t *at = &r->place;
+    tvbuff_t *ds = tvb_get_ds_tvb(at->tvb ? at->tvb : at->frame);
     unsigned ds_len = ds ? tvb_captured_length(ds) : 0;
     const uint8_t *data;
     uintptr_t mine, base;
 
-    if (len == 0 || ds_len == 0)
+    if (r->len == 0 || ds_len == 0)
         return false;
     data = tvb_get_ptr(ds, 0, (int)ds_len);
-    mine = (uintptr_t)tvb_get_ptr(tvb, 0, (int)len);
+    mine = (uintptr_t)r->data;
     base = (uintptr_t)data;
-    if (mine < base || mine + len > base + ds_len)
+    if (mine < base || mine + r->len > base + ds_len)
         return false;     /* not a view of the frame (e.g. a reassembled buffer) */
+    *source = ds;
     *frame = data;
     *frame_len = ds_len;
     *wire_len = tvb_reported_length(ds);
@@ -1250,11 +1279,12 @@ static bool locate_in_frame(tvbuff_t *tvb, const uint8_t **frame, size_t *frame_
 /* The Local Name this very advertisement carries, if any. */
 static const char *advert_name(report_t *r)
 {
+    tvbuff_t *source;
     const uint8_t *frame;
     size_t frame_len, wire_len, pos, name_pos, name_len;
     bthome_adv_span_t adv;
 
-    if (!r->advertiser || !locate_in_frame(r->tvb, &frame, &frame_len, &wire_len, &pos) ||
+    if (!r->advertiser || !locate_in_frame(r, &source, &frame, &frame_len, &wire_len, &pos) ||
         pos < BTHOME_AD_SERVICE_DATA_HEADER + 1 ||
         !bthome_locate_adv_data(frame, frame_len, wire_len,
                                 pos - BTHOME_AD_SERVICE_DATA_HEADER - 1, r->advertiser, &adv))
@@ -1262,8 +1292,8 @@ static const char *advert_name(report_t *r)
     adv.end = MIN(adv.end, frame_len);      /* a name the capture cut off is none */
     if (!bthome_adv_local_name(frame, &adv, &name_pos, &name_len))
         return NULL;
-    return (const char *)tvb_get_string_enc(r->pinfo->pool, tvb_get_ds_tvb(r->tvb),
-                                            (int)name_pos, (int)name_len, ENC_UTF_8);
+    return (const char *)tvb_get_string_enc(r->pinfo->pool, source, (int)name_pos,
+                                            (int)name_len, ENC_UTF_8);
 }
 
 /* The advertisement's own Local Name, else the first one the device sent earlier in the
@@ -1295,7 +1325,7 @@ static void add_device(report_t *r)
     if (!r->device)
         return;
     if (field_wanted(r->tree, hf_device)) {
-        item = proto_tree_add_ether(r->tree, hf_device, r->tvb, 0, 0, r->device);
+        item = proto_tree_add_ether(r->tree, hf_device, report_tvb(r), 0, 0, r->device);
         proto_item_set_generated(item);
     }
     name_item = field_wanted(r->tree, hf_device_name);
@@ -1303,7 +1333,7 @@ static void add_device(report_t *r)
     r->device_name = r->state ? device_name(r, r->state, name_item || r->readings) : NULL;
     if (!r->device_name || !name_item)
         return;
-    item = proto_tree_add_string(r->tree, hf_device_name, r->tvb, 0, 0, r->device_name);
+    item = proto_tree_add_string(r->tree, hf_device_name, report_tvb(r), 0, 0, r->device_name);
     proto_item_set_generated(item);
     if (PTREE_DATA(r->tree)->visible)   /* the label is only read where it is shown */
         proto_item_append_text(r->item, ", %s", r->device_name);
@@ -1393,7 +1423,7 @@ static void add_v2(report_t *r)
 
     if (status == BTHOME_HEADER_EMPTY) {
         if (!r->cut) {
-            proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
+            proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, report_tvb(r), 0, 0,
                 "Empty service data: no device information byte");
             summary_append(&r->summary, "[empty]");
         }
@@ -1420,7 +1450,7 @@ static void add_v1(report_t *r, bool encrypted)
     r->hdr.encrypted = encrypted;
     if (r->len == 0) {
         if (!r->cut) {
-            proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, r->tvb, 0, 0,
+            proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, report_tvb(r), 0, 0,
                 "Empty service data: no objects");
             summary_append(&r->summary, "[empty]");
         }
@@ -1429,7 +1459,7 @@ static void add_v1(report_t *r, bool encrypted)
     if (encrypted)
         add_encrypted(r);
     else
-        r->audit.packet_id = add_objects(r, r->tvb, 0);
+        r->audit.packet_id = add_objects(r, NULL, 0);
     audit(r);
 }
 
@@ -1449,11 +1479,32 @@ static void set_info_column(packet_info *pinfo, const report_t *r)
         col_set_str(pinfo->cinfo, COL_INFO, r->summary.text);
 }
 
-/* Dissects BTHome service data (the bytes after the UUID). advertiser: the frame's
- * advertiser address in display order, NULL when the link does not tell. Returns whether
- * the capture cut the service data short. */
-static bool dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, unsigned uuid,
-                           const uint8_t *advertiser, unsigned report)
+/* The bytes of the service data at place, as far as the capture has them; whether it cut
+ * the service data short. */
+static bool read_place(report_t *r, const sd_place_t *place)
+{
+    unsigned wire_len;
+
+    r->place = *place;
+    if (place->tvb) {
+        r->len = tvb_captured_length(place->tvb);
+        wire_len = tvb_reported_length(place->tvb);
+        r->data = r->len ? tvb_get_ptr(place->tvb, 0, (int)r->len) : NULL;
+    } else {
+        r->len = MIN(place->length,
+                     (unsigned)MAX(tvb_captured_length_remaining(place->frame,
+                                                                 (int)place->start), 0));
+        wire_len = place->length;
+        r->data = r->len ? tvb_get_ptr(place->frame, (int)place->start, (int)r->len) : NULL;
+    }
+    return wire_len > r->len;
+}
+
+/* Dissects BTHome service data. advertiser: the frame's advertiser address in display
+ * order, NULL when the link does not tell. Returns whether the capture cut the service
+ * data short. */
+static bool dissect_bthome(const sd_place_t *place, packet_info *pinfo, proto_tree *tree,
+                           unsigned uuid, const uint8_t *advertiser, unsigned report)
 {
     report_t r;
 
@@ -1465,10 +1516,7 @@ static bool dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
         tree = NULL;
     memset(&r, 0, sizeof r);
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
-    r.tvb = tvb;
-    r.len = tvb_captured_length(tvb);
-    r.cut = tvb_reported_length(tvb) > r.len;
-    r.data = r.len ? tvb_get_ptr(tvb, 0, (int)r.len) : NULL;
+    r.cut = read_place(&r, place);
     r.pinfo = pinfo;
     r.report = report;
     if (!PINFO_FD_VISITED(pinfo))
@@ -1479,7 +1527,7 @@ static bool dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
         r.readings = wmem_array_new(pinfo->pool, sizeof(bthome_reading_t));
     r.audit.packet_id = -1;
     if (tree) {
-        r.item = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
+        r.item = proto_tree_add_item(tree, proto_bthome, report_tvb(&r), 0, -1, ENC_NA);
         r.tree = proto_item_add_subtree(r.item, ett_bthome);
         proto_item_set_text(r.item, "BTHome v%u", r.version);
     }
@@ -1506,11 +1554,12 @@ static int dissect_service_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
                                 void *data, unsigned uuid)
 {
     const bluetooth_eir_ad_data_t *ad = (const bluetooth_eir_ad_data_t *)data;
+    const sd_place_t place = { .tvb = tvb };
 
     /* Service data the capture cut short: everything captured is decoded; the bounds
      * exception is Wireshark's own mark of it ("[Packet size limited during capture]"),
      * as for any protocol */
-    if (dissect_bthome(tvb, pinfo, tree, uuid,
+    if (dissect_bthome(&place, pinfo, tree, uuid,
                        ad && ad->bd_addr ? ad->bd_addr : link_advertiser(pinfo),
                        table_report(pinfo)))
         tvb_ensure_bytes_exist(tvb, 0, (int)tvb_reported_length(tvb));
@@ -1681,23 +1730,26 @@ static void decode_located(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree
     uint8_t saved_layer = pinfo->curr_proto_layer_num;
     unsigned layers = table_layers(pinfo);
     unsigned first = first_post_report(pinfo, layers);
-    tvbuff_t *last = NULL;
+    sd_place_t place = { .frame = frame };
     bool last_cut = false;
 
     pinfo->current_proto = "BTHome";
     pinfo->curr_proto_layer_num = (uint8_t)MIN(layers + 1, UINT8_MAX);
     for (unsigned i = 0; i < list->count; i++) {
         const located_t *at = &list->at[i];
-        last = tvb_new_subset_length(frame, at->start, at->length);
-        last_cut = dissect_bthome(last, pinfo, tree, at->uuid,
+        place.start = at->start;
+        place.length = at->length;
+        last_cut = dissect_bthome(&place, pinfo, tree, at->uuid,
                                   at->has_advertiser ? at->advertiser : NULL, first + i);
     }
     /* A frame the capture cut short: its dissectors' bounds exception marked the Info
      * column, which BTHome's first summary has just replaced (later ones append); marked
-     * again here, with the tree item when it is BTHome that lost bytes. No exception from
-     * a postdissector: the others would miss the frame. */
+     * again here, with the tree item over the last service data when it is BTHome that
+     * lost bytes. No exception from a postdissector: the others would miss the frame. */
     if (first == 1 && tvb_reported_length(frame) > tvb_captured_length(frame))
-        show_exception(last, pinfo, last_cut ? tree : NULL, BoundsError, NULL);
+        show_exception(last_cut && tree ? tvb_new_subset_length(frame, (int)place.start,
+                                                                (int)place.length) : frame,
+                       pinfo, last_cut ? tree : NULL, BoundsError, NULL);
     pinfo->current_proto = saved_proto;
     pinfo->curr_proto_layer_num = saved_layer;
 }
