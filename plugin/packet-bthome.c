@@ -886,20 +886,26 @@ static void add_encrypted(report_t *r)
     else
         bthome_nonce_v2(r->device, r->hdr.info, sealed.counter, nonce);
     nonce_len = r->version == 1 ? BTHOME_NONCE_V1_LEN : BTHOME_NONCE_V2_LEN;
-    item = proto_tree_add_bytes_with_length(enc, hf_enc_nonce, report_tvb(r), 0, 0, nonce,
-                                            (int)nonce_len);
-    proto_item_set_generated(item);
+    if (enc) {
+        item = proto_tree_add_bytes_with_length(enc, hf_enc_nonce, report_tvb(r), 0, 0, nonce,
+                                                (int)nonce_len);
+        proto_item_set_generated(item);
+    }
 
     plain = (uint8_t *)wmem_alloc(r->pinfo->pool, sealed.ciphertext_len + 1);
     decrypted = bthome_keys_decrypt(r->device, r->version, nonce, nonce_len, &sealed, plain,
                                     &key, &tried);
-    item = proto_tree_add_boolean(enc, hf_enc_decrypted, report_tvb(r), 0, 0, decrypted);
-    proto_item_set_generated(item);
-    if (decrypted) {
+    if (enc) {
+        item = proto_tree_add_boolean(enc, hf_enc_decrypted, report_tvb(r), 0, 0, decrypted);
+        proto_item_set_generated(item);
+    }
+    if (decrypted && enc) {
         item = proto_tree_add_string(enc, hf_enc_key_mac, report_tvb(r), 0, 0, key.mac_text);
         if (key.name[0])
             proto_item_append_text(item, " (%s)", key.name);
         proto_item_set_generated(item);
+    }
+    if (decrypted) {
         add_decrypted(r, plain, sealed.ciphertext_len);
     } else if (tried) {
         if (expert_text_needed(r, enc_item, &ei_mic_failure))
@@ -1221,8 +1227,9 @@ static void add_findings(report_t *r, const audit_record_t *rec)
         expert_field *ei = finding_display[f->kind].ei;
         proto_item *at = r->item;
 
-        if (f->prev_frame) {
-            at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, report_tvb(r), 0, 0, f->prev_frame);
+        if (f->prev_frame && r->tree) {
+            at = proto_tree_add_uint(r->tree, hf_enc_prev_frame, report_tvb(r), 0, 0,
+                                     f->prev_frame);
             proto_item_set_generated(at);
         }
         if (expert_text_needed(r, at, ei)) {
