@@ -754,7 +754,8 @@ static int add_objects(report_t *r, tvbuff_t *tvb, int body_start)
         return -1;
     if (len == 0) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, objects_tvb(r, tvb),
-            0, -1, r->version == 1 ? "No objects" : "No objects after the device information byte");
+            0, -1,
+            r->version == 1 ? "No objects" : "No objects after the device information byte");
         summary_append(&r->summary, "[no objects]");
         return -1;
     }
@@ -807,8 +808,8 @@ static void add_header(report_t *r, bthome_header_status_t status)
         expert_add_info_format(r->pinfo, item, &ei_reserved_bits,
             "Reserved device information bits 3-4 set (0x%02x)", hdr->info & BTHOME_INFO_RESERVED);
     if (hdr->has_mac && r->tree)
-        proto_tree_add_ether(r->tree, hf_mac, report_tvb(r), (int)hdr->mac_offset, BTHOME_MAC_LEN,
-                             hdr->mac);
+        proto_tree_add_ether(r->tree, hf_mac, report_tvb(r), (int)hdr->mac_offset,
+                             BTHOME_MAC_LEN, hdr->mac);
     else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT && !r->cut)
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_truncated, report_tvb(r), 1,
             (int)r->len - 1, "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
@@ -826,7 +827,8 @@ static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
 /* Shows the plaintext as its own data source and dissects it like a plaintext advert. */
 static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
 {
-    tvbuff_t *child = tvb_new_child_real_data(r->place.tvb ? r->place.tvb : r->place.frame, plain, (unsigned)len, (int)len);
+    tvbuff_t *parent = r->place.tvb ? r->place.tvb : r->place.frame;   /* freed with it */
+    tvbuff_t *child = tvb_new_child_real_data(parent, plain, (unsigned)len, (int)len);
 
     add_new_data_source(r->pinfo, child, "Decrypted BTHome");
     proto_item_append_text(r->item, " (decrypted)");
@@ -854,22 +856,24 @@ static void add_encrypted(report_t *r)
         return;
     }
     if (!bthome_split_sealed(r->data + start, len, &sealed)) {
-        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, report_tvb(r), start, (int)len,
-            "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
+        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_too_short, report_tvb(r), start,
+            (int)len, "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
         summary_append(&r->summary, "[encrypted, too short]");
         return;
     }
     enc = NULL;
     enc_item = r->item;     /* anchors the expert infos when the subtree is not built */
     if (any_field_wanted(r->tree, encryption_fields)) {
-        enc = proto_tree_add_subtree(r->tree, report_tvb(r), start, (int)len, ett_encryption,
+        tvbuff_t *tvb = report_tvb(r);
+
+        enc = proto_tree_add_subtree(r->tree, tvb, start, (int)len, ett_encryption,
                                      &enc_item, "Encrypted payload");
         if (sealed.ciphertext_len)
-            proto_tree_add_item(enc, hf_enc_ciphertext, report_tvb(r), start,
+            proto_tree_add_item(enc, hf_enc_ciphertext, tvb, start,
                                 (int)sealed.ciphertext_len, ENC_NA);
-        proto_tree_add_item(enc, hf_enc_counter, report_tvb(r), start + (int)sealed.ciphertext_len,
+        proto_tree_add_item(enc, hf_enc_counter, tvb, start + (int)sealed.ciphertext_len,
                             BTHOME_COUNTER_LEN, ENC_LITTLE_ENDIAN);
-        proto_tree_add_item(enc, hf_enc_mic, report_tvb(r),
+        proto_tree_add_item(enc, hf_enc_mic, tvb,
                             start + (int)sealed.ciphertext_len + BTHOME_COUNTER_LEN,
                             BTHOME_MIC_LEN, ENC_NA);
     }
