@@ -43,6 +43,8 @@ WS_DLL_PUBLIC uint32_t plugin_describe(void);
 #endif
 
 static int proto_bthome = -1;
+/* The protocol's name: the Protocol column, expert infos and bounds marks show it. */
+static const char bthome_short_name[] = "BTHome";
 static int proto_bthome_search = -1;    /* the postdissector's handle (see handoff) */
 static int bthome_tap = -1;
 
@@ -1547,7 +1549,7 @@ static bool dissect_bthome(const sd_place_t *place, packet_info *pinfo, proto_tr
     else
         add_v1(&r, uuid == BTHOME_UUID_V1_ENCRYPTED);
     queue_tap(&r);
-    col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
+    col_set_str(pinfo->cinfo, COL_PROTOCOL, bthome_short_name);
     set_info_column(pinfo, &r);
     return r.cut;
 }
@@ -1744,7 +1746,7 @@ static void decode_located(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree
     sd_place_t place = { .frame = frame };
     bool last_cut = false;
 
-    pinfo->current_proto = "BTHome";
+    pinfo->current_proto = bthome_short_name;
     pinfo->curr_proto_layer_num = (uint8_t)MIN(layers + 1, UINT8_MAX);
     for (unsigned i = 0; i < list->count; i++) {
         const located_t *at = &list->at[i];
@@ -2036,7 +2038,7 @@ static void proto_register_bthome(void)
 
 
     fill_v1_format_vals();
-    proto_bthome = proto_register_protocol("BTHome", "BTHome", "bthome");
+    proto_bthome = proto_register_protocol(bthome_short_name, bthome_short_name, "bthome");
     proto_bthome_search = proto_register_protocol_in_name_only("BTHome service data search",
         "BTHome search", "bthome.search", proto_bthome, FT_PROTOCOL);
     bthome_tap = register_tap(BTHOME_TAP_NAME);
