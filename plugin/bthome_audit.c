@@ -12,13 +12,39 @@ void bthome_history_init(bthome_device_history_t *h)
     h->last_packet_id = -1;
 }
 
+/* One step of the digest: a multiply spreads the word's bits upwards, the shift brings the
+ * high half back down (splitmix64's finaliser). */
+static inline uint64_t digest_mix(uint64_t h)
+{
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+}
+
 uint64_t bthome_digest(const uint8_t *data, size_t len)
 {
-    uint64_t hash = 0xcbf29ce484222325ULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, tail = 0;
+    uint32_t w4;
+    uint16_t w2;
 
-    for (size_t i = 0; i < len; i++)
-        hash = (hash ^ data[i]) * 0x100000001b3ULL;
-    return hash;
+    for (; len >= 8; data += 8, len -= 8) {
+        uint64_t w;
+        memcpy(&w, data, sizeof w);
+        h = digest_mix(h ^ w);
+    }
+    /* the last 0-7 bytes in one word, by constant-size copies */
+    if (len & 4) {
+        memcpy(&w4, data, sizeof w4);
+        tail = w4;
+        data += 4;
+    }
+    if (len & 2) {
+        memcpy(&w2, data, sizeof w2);
+        tail = tail << 16 | w2;
+        data += 2;
+    }
+    if (len & 1)
+        tail = tail << 8 | data[0];
+    return digest_mix(digest_mix(h ^ tail) ^ 0x94d049bb133111ebULL);
 }
 
 static const bthome_counter_seen_t *find_recent(const bthome_device_history_t *h,

@@ -81,7 +81,8 @@ typedef struct {
 void bthome_audit_advert(bthome_device_history_t *h, const bthome_audit_input_t *in,
                          bthome_audit_result_t *out);
 
-/* 64-bit FNV-1a: advertisements are compared by digest, not kept. */
+/* 64-bit digest of the bytes (eight per step): advertisements are compared by digest, not
+ * kept. Two inputs of the same length that differ in one 8-byte step never collide. */
 uint64_t bthome_digest(const uint8_t *data, size_t len);
 
 #endif

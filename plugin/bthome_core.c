@@ -60,14 +60,36 @@ typedef struct {
     int64_t digits;
     double divisor;         /* 10^decimals */
     size_t unit_len;
+    char suffix[16];        /* " °C": the unit with its space, NUL-padded */
+    bool short_suffix;      /* the unit fits suffix (most do) */
+    uint16_t first_word;    /* the row's words, split: words_of_rows[first_word..] */
+    uint16_t word_count;
+    bool words_split;       /* all of them fitted (else walked from the text) */
 } row_facts_t;
 
 static row_facts_t facts_by_id[256];
 static bool facts_ready;
+/* The rows' words, split once: looking one up walked its row's text, for every event and
+ * binary object of every advert. */
+#define WORDS_MAX 1024
+static bthome_word_t words_of_rows[WORDS_MAX];
+
+static void split_words(const bthome_object_def_t *def, row_facts_t *f, size_t *used)
+{
+    const char *cursor = def->words;
+    int64_t index = 0;
+    bthome_word_t w;
+
+    f->first_word = (uint16_t)*used;
+    while (*used < WORDS_MAX && bthome_words_next(&cursor, &index, &w))
+        words_of_rows[(*used)++] = w;
+    f->word_count = (uint16_t)(*used - f->first_word);
+    f->words_split = *cursor == '\0';
+}
 
 static void work_out_row_facts(void)
 {
-    size_t n = sizeof defs_in_order / sizeof defs_in_order[0];
+    size_t n = sizeof defs_in_order / sizeof defs_in_order[0], words_used = 0;
 
     for (size_t i = 0; i < n; i++) {
         const bthome_object_def_t *def = defs_in_order[i];
@@ -80,9 +102,13 @@ static void work_out_row_facts(void)
         f->digits = bthome_factor_digits(def);
         f->plain_factor = f->decimals == 0 || (f->digits == 1 && f->decimals < 10);
         f->unit_len = strlen(def->unit);
+        f->short_suffix = f->unit_len + 2 <= sizeof f->suffix;
+        if (f->unit_len && f->short_suffix)
+            snprintf(f->suffix, sizeof f->suffix, " %s", def->unit);
         f->divisor = 1.0;
         for (unsigned k = f->decimals; k > 0; k--)
             f->divisor *= 10.0;
+        split_words(def, f, &words_used);
     }
     facts_ready = true;
 }
@@ -136,21 +162,33 @@ bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
     return true;
 }
 
+static bool copy_word(const bthome_word_t *w, char *buf, size_t size)
+{
+    size_t n = size ? MIN_SIZE(w->word_len, size - 1) : 0;
+
+    if (size) {
+        memcpy(buf, w->word, n);
+        buf[n] = '\0';
+    }
+    return true;
+}
+
 bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_t size)
 {
+    const row_facts_t *f = row_facts(def->id);
     const char *cursor = def->words;
     int64_t index = 0;
     bthome_word_t w;
-    while (bthome_words_next(&cursor, &index, &w)) {
-        if (w.value == value) {
-            size_t n = size ? MIN_SIZE(w.word_len, size - 1) : 0;
-            if (size) {
-                memcpy(buf, w.word, n);
-                buf[n] = '\0';
-            }
-            return true;
-        }
+
+    if (f->words_split) {
+        for (unsigned i = 0; i < f->word_count; i++)
+            if (words_of_rows[f->first_word + i].value == value)
+                return copy_word(&words_of_rows[f->first_word + i], buf, size);
+        return false;
     }
+    while (bthome_words_next(&cursor, &index, &w))
+        if (w.value == value)
+            return copy_word(&w, buf, size);
     return false;
 }
 
@@ -432,6 +470,29 @@ static char *scaled_int_leftwards(int64_t raw, unsigned decimals, char *end)
 
 #define UNIT_MAX_FAST 48
 
+/* "25.06 °C" into buf when size holds FAST_NUMBER_COPY bytes and the row's unit fits its
+ * suffix; -1 otherwise. The digits go leftwards from the middle of a buffer, the suffix
+ * after them, and the whole is copied out at a constant size: no call is made (a copy of
+ * a variable size is one, twice per object of every advert). */
+#define FAST_NUMBER_COPY 48
+
+static int format_number_fast(const bthome_object_t *obj, const row_facts_t *f, char *buf,
+                              size_t size)
+{
+    /* 21 characters hold any int64_t with its point and sign, left of mid; the copy
+     * reads FAST_NUMBER_COPY bytes from the first of them: all in text, all defined */
+    char text[24 + FAST_NUMBER_COPY] = { 0 };
+    char *mid = text + 24;
+    char *p;
+
+    if (!f->plain_factor || !f->short_suffix || size < FAST_NUMBER_COPY)
+        return -1;
+    p = scaled_int_leftwards(obj->raw, f->decimals, mid);
+    memcpy(mid, f->suffix, sizeof f->suffix);
+    memcpy(buf, p, FAST_NUMBER_COPY);
+    return (int)(mid - p) + (f->unit_len ? (int)f->unit_len + 1 : 0);
+}
+
 /* "25.06 °C", truncated to size like snprintf; returns its length. Factors 1, 0.1, 0.01,
  * ...: the raw integer with a decimal point, built from the right after the unit and
  * copied once (no printf: this runs for most objects of every advert). */
@@ -442,7 +503,10 @@ static int format_number(const bthome_object_t *obj, char *buf, size_t size)
     char text[32 + 1 + UNIT_MAX_FAST + 1];
     char *end = text + sizeof text, *p = end;
     size_t n;
+    int fast = format_number_fast(obj, f, buf, size);
 
+    if (fast >= 0)
+        return fast;
     if (!f->plain_factor || f->unit_len > UNIT_MAX_FAST) {
         if (f->unit_len)
             snprintf(buf, size, "%.*f %s", (int)f->decimals, obj->value, def->unit);

@@ -507,6 +507,11 @@ static bool expert_observed(const report_t *r, const expert_field *ei)
 
 static int expert_severity(const expert_field *ei)
 {
+    /* registration numbers the array's expert infos in a row: try that place first */
+    size_t at = (size_t)(ei->ei - expert_infos[0].ids->ei);
+
+    if (at < array_length(expert_infos) && expert_infos[at].ids == ei)
+        return expert_infos[at].eiinfo.severity;
     for (size_t i = 0; i < array_length(expert_infos); i++)
         if (expert_infos[i].ids == ei)
             return expert_infos[i].eiinfo.severity;
@@ -1637,8 +1642,19 @@ typedef struct {
 
 typedef struct {
     unsigned count;
-    located_t at[];
+    located_t *at;
 } located_list_t;
+
+/* Room for the service data of a frame of up to 256 bytes (one AD structure per 4 bytes
+ * at most) on the caller's stack: a pool allocation per frame cost about 80 instructions
+ * on 4.0, where every advert goes this way. Longer frames get room in the pool. */
+#define LOCATED_ON_STACK 64
+
+static void located_make_room(located_list_t *list, size_t needed, wmem_allocator_t *scope)
+{
+    if (needed > LOCATED_ON_STACK)
+        list->at = (located_t *)wmem_alloc(scope, needed * sizeof(located_t));
+}
 
 /* The advertiser for a located service data: the HCI report's, else the link's. */
 static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *pinfo)
@@ -1655,12 +1671,12 @@ static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *
 }
 
 /* The BTHome service data AD structures btcommon dissected in this frame's shown tree,
- * when its bytes did not place them (4.2+: the empty ones only). */
-static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
-                                           proto_tree *tree, wmem_allocator_t *scope)
+ * when its bytes did not place them (4.2+: the empty ones only), into list (its room for
+ * LOCATED_ON_STACK). */
+static void locate_service_data(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree,
+                                located_list_t *list)
 {
     GPtrArray *types = frame_fields(tree, hf_eir_ad_type);
-    located_list_t *list = NULL;
     unsigned n = 0;
 
     for (unsigned i = 0; types && i < types->len; i++) {
@@ -1679,8 +1695,8 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
         if (ad_len < BTHOME_AD_SERVICE_DATA_HEADER ||
             (service_data_table_hooked && ad_len != BTHOME_AD_SERVICE_DATA_HEADER))
             continue;       /* 4.2+: the table had the others */
-        if (!list)
-            list = (located_list_t *)wmem_alloc0(scope, sizeof *list + types->len * sizeof(located_t));
+        if (n == 0)
+            located_make_room(list, types->len, pinfo->pool);
         at = &list->at[n++];
         at->start = (uint16_t)(start + BTHOME_AD_SERVICE_DATA_HEADER);
         at->length = (uint16_t)MIN(tvb_captured_length_remaining(frame, at->start),
@@ -1691,23 +1707,21 @@ static located_list_t *locate_service_data(tvbuff_t *frame, packet_info *pinfo,
         located_set_advertiser(at, frame, pinfo);
     }
     free_frame_fields(types);
-    if (list)
-        list->count = n;
-    return list;
+    list->count = n;
 }
 
 /* The BTHome service data of the frame, from its bytes (bthome_next_service_data), in any
  * run: asking btcommon's fields for them (wanted hfids) would make tshark build a tree for
  * every frame of any protocol. HCI reports give their own address, else the link's is the
- * advertiser. empty_only (4.2+): the table has all the others. */
-static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only,
-                                       bool *candidates)
+ * advertiser. empty_only (4.2+): the table has all the others. Into list, as
+ * locate_service_data. */
+static void locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only,
+                            bool *candidates, located_list_t *list)
 {
     unsigned len = tvb_captured_length(frame), n = 0;
     unsigned wire_len = tvb_reported_length(frame);
     const uint8_t *bytes = len ? tvb_get_ptr(frame, 0, (int)len) : NULL;
     const uint8_t *link = link_advertiser(pinfo);
-    located_list_t *list = NULL;
     bthome_service_data_t sd;
     size_t pos = 0;
 
@@ -1716,9 +1730,8 @@ static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool
                                     &sd)) {
         located_t *at;
 
-        if (!list)      /* one AD structure per 4 bytes at most */
-            list = (located_list_t *)wmem_alloc0(pinfo->pool,
-                                                 sizeof *list + (len / 4 + 1) * sizeof(located_t));
+        if (n == 0)     /* one AD structure per 4 bytes at most */
+            located_make_room(list, len / 4 + 1, pinfo->pool);
         at = &list->at[n++];
         at->start = (uint16_t)sd.start;
         at->length = (uint16_t)sd.length;
@@ -1726,9 +1739,7 @@ static located_list_t *locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool
         at->address_at = (uint16_t)(link ? 0 : sd.adv.address + 1);
         located_set_advertiser(at, frame, pinfo);
     }
-    if (list)
-        list->count = n;
-    return list;
+    list->count = n;
 }
 
 /* The located service data of one frame, as one BTHome layer. Called directly, not
@@ -1774,15 +1785,17 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
                                void *data _U_)
 {
     bool candidates;
-    located_list_t *list = locate_in_bytes(tvb, pinfo, service_data_table_hooked, &candidates);
+    located_t room[LOCATED_ON_STACK];
+    located_list_t list = { 0, room };
 
+    locate_in_bytes(tvb, pinfo, service_data_table_hooked, &candidates, &list);
     /* an advertisement whose layout the bytes do not tell (no known case: extended
      * advertising PDUs and frames cut short are placed too): a shown tree's btcommon
      * fields still do */
-    if (!list && candidates && tree && PTREE_DATA(tree)->visible)
-        list = locate_service_data(tvb, pinfo, tree, pinfo->pool);
-    if (list)
-        decode_located(tvb, pinfo, tree, list);
+    if (!list.count && candidates && tree && PTREE_DATA(tree)->visible)
+        locate_service_data(tvb, pinfo, tree, &list);
+    if (list.count)
+        decode_located(tvb, pinfo, tree, &list);
     return 0;
 }
 

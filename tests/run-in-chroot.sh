@@ -21,6 +21,7 @@ version=$(chroot "$root" tshark --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+
 echo "=== Wireshark $version ($suite chroot $root) ==="
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 sh -c '
     set -e
+    rm -rf /tmp/build   # tar keeps the source times: an older build could look up to date
     cmake -S /src -B /tmp/build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/tmp/cmake.log \
         || { cat /tmp/cmake.log; exit 1; }
     cmake --build /tmp/build -j2 >/tmp/build.log 2>&1 || { cat /tmp/build.log; exit 1; }

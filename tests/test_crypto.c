@@ -373,9 +373,29 @@ static void test_audit_window(void)
 
 static void test_digest(void)
 {
-    cur = "FNV-1a 64 of \"\" and \"a\"";
-    CHECK(bthome_digest((const uint8_t *)"", 0) == 0xcbf29ce484222325ULL);
-    CHECK(bthome_digest((const uint8_t *)"a", 1) == 0xaf63dc4c8601ec8cULL);
+    uint8_t a[40], b[41];
+
+    for (size_t i = 0; i < sizeof a; i++)
+        a[i] = (uint8_t)(i * 37 + 11);
+    cur = "digest: same bytes, same digest; every length differs from the next";
+    for (size_t len = 0; len < sizeof a; len++) {
+        memcpy(b, a, len);
+        CHECK(bthome_digest(a, len) == bthome_digest(b, len));
+        b[len] = 0;     /* a trailing zero byte is another advert */
+        CHECK(bthome_digest(a, len) != bthome_digest(b, len + 1));
+    }
+    cur = "digest: one bit flipped anywhere changes it";
+    for (size_t len = 1; len <= sizeof a; len++)
+        for (size_t at = 0; at < len; at++)
+            for (unsigned bit = 0; bit < 8; bit++) {
+                memcpy(b, a, len);
+                b[at] ^= (uint8_t)(1u << bit);
+                CHECK(bthome_digest(a, len) != bthome_digest(b, len));
+            }
+    cur = "digest: bytes swapped within the tail change it";
+    CHECK(bthome_digest((const uint8_t *)"\x01\x02\x03", 3) !=
+          bthome_digest((const uint8_t *)"\x02\x01\x03", 3));
+    CHECK(bthome_digest((const uint8_t *)"", 0) != bthome_digest((const uint8_t *)"\0", 1));
 }
 
 int main(void)
