@@ -64,15 +64,16 @@ typedef struct {
     bool short_suffix;      /* the unit fits suffix (most do) */
     uint16_t first_word;    /* the row's words, split: words_of_rows[first_word..] */
     uint16_t word_count;
-    bool words_split;       /* all of them fitted (else walked from the text) */
 } row_facts_t;
 
 static row_facts_t facts_by_id[256];
 static bool facts_ready;
 /* The rows' words, split once: looking one up walked its row's text, for every event and
- * binary object of every advert. */
-#define WORDS_MAX 1024
-static bthome_word_t words_of_rows[WORDS_MAX];
+ * binary object of every advert. A row's text holds no more words than bytes, so the
+ * table's text sizes bound them all. */
+#define BTHOME_WORD_BYTES(id_, name_, field_, kind_, type_, len_, factor_, unit_, words_) \
+    + sizeof(words_)
+static bthome_word_t words_of_rows[0 BTHOME_OBJECT_TABLE(BTHOME_WORD_BYTES)];
 
 static void split_words(const bthome_object_def_t *def, row_facts_t *f, size_t *used)
 {
@@ -81,10 +82,9 @@ static void split_words(const bthome_object_def_t *def, row_facts_t *f, size_t *
     bthome_word_t w;
 
     f->first_word = (uint16_t)*used;
-    while (*used < WORDS_MAX && bthome_words_next(&cursor, &index, &w))
+    while (bthome_words_next(&cursor, &index, &w))
         words_of_rows[(*used)++] = w;
     f->word_count = (uint16_t)(*used - f->first_word);
-    f->words_split = *cursor == '\0';
 }
 
 static void work_out_row_facts(void)
@@ -162,33 +162,21 @@ bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
     return true;
 }
 
-static bool copy_word(const bthome_word_t *w, char *buf, size_t size)
-{
-    size_t n = size ? MIN_SIZE(w->word_len, size - 1) : 0;
-
-    if (size) {
-        memcpy(buf, w->word, n);
-        buf[n] = '\0';
-    }
-    return true;
-}
-
 bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_t size)
 {
     const row_facts_t *f = row_facts(def->id);
-    const char *cursor = def->words;
-    int64_t index = 0;
-    bthome_word_t w;
 
-    if (f->words_split) {
-        for (unsigned i = 0; i < f->word_count; i++)
-            if (words_of_rows[f->first_word + i].value == value)
-                return copy_word(&words_of_rows[f->first_word + i], buf, size);
-        return false;
+    for (unsigned i = 0; i < f->word_count; i++) {
+        const bthome_word_t *w = &words_of_rows[f->first_word + i];
+        if (w->value == value) {
+            size_t n = size ? MIN_SIZE(w->word_len, size - 1) : 0;
+            if (size) {
+                memcpy(buf, w->word, n);
+                buf[n] = '\0';
+            }
+            return true;
+        }
     }
-    while (bthome_words_next(&cursor, &index, &w))
-        if (w.value == value)
-            return copy_word(&w, buf, size);
     return false;
 }
 
