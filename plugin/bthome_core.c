@@ -72,8 +72,9 @@ static bool facts_ready;
  * binary object of every advert. A row's text holds no more words than bytes, so the
  * table's text sizes bound them all. */
 #define BTHOME_WORD_BYTES(id_, name_, field_, kind_, type_, len_, factor_, unit_, words_) \
-    + sizeof(words_)
-static bthome_word_t words_of_rows[0 BTHOME_OBJECT_TABLE(BTHOME_WORD_BYTES)];
+    char row_##id_[sizeof(words_)];
+struct all_word_bytes { BTHOME_OBJECT_TABLE(BTHOME_WORD_BYTES) };
+static bthome_word_t words_of_rows[sizeof(struct all_word_bytes)];
 
 static void split_words(const bthome_object_def_t *def, row_facts_t *f, size_t *used)
 {
