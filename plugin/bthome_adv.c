@@ -105,20 +105,40 @@ static bool span_after_address(const frame_t *f, size_t ad_pos, size_t a,
            try_span(f, ad_pos, a + HCI_EXT_LEN_OFFSET + 1, frame[a + HCI_EXT_LEN_OFFSET], out);
 }
 
+/* The last byte c in the first n of s, or NULL: memrchr where the C library has it (a
+ * vector search; this runs for every advert on 4.0; CMake defines _GNU_SOURCE for this
+ * file), else a loop. */
+static const uint8_t *last_byte(const uint8_t *s, uint8_t c, size_t n)
+{
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+    return (const uint8_t *)memrchr(s, c, n);
+#else
+    while (n-- > 0)
+        if (s[n] == c)
+            return s + n;
+    return NULL;
+#endif
+}
+
 static bool locate_adv_data(const frame_t *f, size_t ad_pos, const uint8_t addr[6],
                             bthome_adv_span_t *out)
 {
     uint8_t wire[6];
+    const uint8_t *at;
 
     if (!f->bytes || !addr || ad_pos >= f->captured)
         return false;
-    for (int i = 0; i < 6; i++)     /* the air and HCI carry it least significant first */
-        wire[i] = addr[5 - i];
-    /* the nearest address before the service data is the advert's own */
-    for (size_t a = ad_pos >= LL_ADVA_LEN ? ad_pos - LL_ADVA_LEN + 1 : 0; a-- > 0;)
-        if (memcmp(f->bytes + a, wire, sizeof wire) == 0 &&
-            span_after_address(f, ad_pos, a, out))
+    bthome_mac_reverse(wire, addr);
+    /* the nearest address before the service data is the advert's own: found from its
+     * first byte, searched backwards from the last place it can start */
+    for (size_t end = ad_pos >= LL_ADVA_LEN ? ad_pos - LL_ADVA_LEN + 1 : 0;
+         end > 0 && (at = last_byte(f->bytes, wire[0], end));) {
+        size_t a = (size_t)(at - f->bytes);
+
+        if (memcmp(at, wire, sizeof wire) == 0 && span_after_address(f, ad_pos, a, out))
             return true;
+        end = a;
+    }
     return false;
 }
 
@@ -204,6 +224,37 @@ bool bthome_is_service_uuid(unsigned uuid)
     return uuid == BTHOME_UUID_V2 || uuid == BTHOME_UUID_V1 || uuid == BTHOME_UUID_V1_ENCRYPTED;
 }
 
+/* Whether the AD type byte at `at` starts a candidate: a BTHome UUID after it, an AD length
+ * before it that holds one (exactly, with empty_only). */
+static bool service_data_candidate(const uint8_t *frame, size_t frame_len, size_t at,
+                                   bool empty_only)
+{
+    unsigned ad_len;
+
+    if (at == 0 || at + 2 >= frame_len)
+        return false;
+    ad_len = frame[at - 1];
+    if (ad_len < BTHOME_AD_SERVICE_DATA_HEADER ||
+        (empty_only && ad_len != BTHOME_AD_SERVICE_DATA_HEADER))
+        return false;
+    return bthome_is_service_uuid((unsigned)(frame[at + 1] | frame[at + 2] << 8));
+}
+
+bool bthome_has_service_data_candidate(const uint8_t *frame, size_t frame_len, bool empty_only)
+{
+    const uint8_t *type;
+
+    for (size_t pos = 0; frame && pos < frame_len &&
+         (type = memchr(frame + pos, BTHOME_AD_SERVICE_DATA_16, frame_len - pos));) {
+        size_t at = (size_t)(type - frame);
+
+        if (service_data_candidate(frame, frame_len, at, empty_only))
+            return true;
+        pos = at + 1;
+    }
+    return false;
+}
+
 bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
                               const uint8_t link_addr[6], bool empty_only, size_t *pos,
                               bool *candidates, bthome_service_data_t *out)
@@ -217,18 +268,12 @@ bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wir
     while (*pos < frame_len &&
            (type = memchr(frame + *pos, BTHOME_AD_SERVICE_DATA_16, frame_len - *pos))) {
         size_t at = (size_t)(type - frame);
-        unsigned ad_len, uuid;
+        unsigned ad_len;
 
         *pos = at + 1;
-        if (at == 0 || at + 2 >= frame_len)
+        if (!service_data_candidate(frame, frame_len, at, empty_only))
             continue;
         ad_len = frame[at - 1];
-        if (ad_len < BTHOME_AD_SERVICE_DATA_HEADER ||
-            (empty_only && ad_len != BTHOME_AD_SERVICE_DATA_HEADER))
-            continue;
-        uuid = (unsigned)(frame[at + 1] | frame[at + 2] << 8);
-        if (!bthome_is_service_uuid(uuid))
-            continue;
         *candidates = true;
         out->ad = at - 1;
         if (!(link_addr ? locate_adv_data(&f, out->ad, link_addr, &out->adv)
@@ -237,7 +282,7 @@ bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wir
         /* the advertisement holds the whole AD structure (its end may be cut off) */
         out->start = out->ad + 1 + BTHOME_AD_SERVICE_DATA_HEADER;
         out->length = ad_len - BTHOME_AD_SERVICE_DATA_HEADER;
-        out->uuid = (uint16_t)uuid;
+        out->uuid = (uint16_t)(frame[at + 1] | frame[at + 2] << 8);
         return true;
     }
     *pos = frame_len;

@@ -61,6 +61,9 @@ typedef struct {
 bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
                               const uint8_t link_addr[6], bool empty_only, size_t *pos,
                               bool *candidates, bthome_service_data_t *out);
+/* Whether the bytes hold a candidate bthome_next_service_data would look at (length,
+ * 0x16, a BTHome UUID), placed or not: a quicker first look for frames that seldom do. */
+bool bthome_has_service_data_candidate(const uint8_t *frame, size_t frame_len, bool empty_only);
 
 /* The Complete Local Name, else the Shortened one: offset and length in frame. adv->end
  * must lie within the captured bytes. */

@@ -50,6 +50,10 @@ uint64_t bthome_digest(const uint8_t *data, size_t len)
 static const bthome_counter_seen_t *find_recent(const bthome_device_history_t *h,
                                                 uint32_t counter)
 {
+    /* every recent counter is at most the highest: a rising counter, the usual case,
+     * needs no search */
+    if (!h->has_counter || counter > h->highest_counter)
+        return NULL;
     for (unsigned i = 0; i < h->recent_count; i++)
         if (h->recent[i].counter == counter)
             return &h->recent[i];

@@ -38,6 +38,8 @@ typedef enum {
 } bthome_type_t;
 
 /* One row of plugin/bthome_objects.h. */
+#define BTHOME_LABEL_SIZE 32
+
 typedef struct {
     uint8_t id;
     const char *name;
@@ -49,6 +51,10 @@ typedef struct {
     const char *unit;
     const char *words;
     uint8_t name_len;       /* strlen(name): the Info column copies names per object */
+    /* name and a space, NUL-padded: the Info column copies it at a constant size (a copy
+     * of a variable size is a loop or a call, per object of every advert). A longer name
+     * does not compile. */
+    char label[BTHOME_LABEL_SIZE];
 } bthome_object_def_t;
 
 /* NULL for an ID the table does not know. */
@@ -86,6 +92,19 @@ bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_
 #define BTHOME_INFO_VERSION       0xE0
 #define BTHOME_INFO_VERSION_SHIFT 5
 #define BTHOME_MAC_LEN            6
+
+/* A MAC's bytes in the other order: the air and HCI carry it least significant first,
+ * displays most significant first. Written out: a loop of six is not unrolled at -O2, and
+ * this runs for every advert. */
+static inline void bthome_mac_reverse(uint8_t out[BTHOME_MAC_LEN], const uint8_t in[BTHOME_MAC_LEN])
+{
+    out[0] = in[5];
+    out[1] = in[4];
+    out[2] = in[3];
+    out[3] = in[2];
+    out[4] = in[1];
+    out[5] = in[0];
+}
 
 typedef struct {
     uint8_t info;

@@ -221,12 +221,13 @@ typedef struct {
     tvbuff_t *frame;            /* the span's frame */
     unsigned start;
     unsigned length;            /* on the wire: may pass the captured end */
+    const uint8_t *frame_bytes; /* the frame's captured bytes when already read, or NULL */
+    unsigned frame_captured;
 } sd_place_t;
 
 /* One BTHome service data being dissected. */
 typedef struct {
     unsigned version;           /* 1 or 2 */
-    sd_place_t place;           /* read its tvb with report_tvb() */
     const uint8_t *data;        /* its bytes (read once: several steps need them) */
     unsigned len;
     packet_info *pinfo;
@@ -237,15 +238,20 @@ typedef struct {
     const uint8_t *device;      /* included MAC, else advertiser: the device's identity */
     const char *device_name;    /* Local Name, or NULL */
     device_t *state;            /* what the capture told of the device so far */
-    bthome_v2_header_t hdr;
-    summary_t summary;          /* Info column text */
-    bthome_audit_input_t audit; /* what the device audit needs to know */
     bool authenticated;         /* a configured key verified the MIC */
     bool audit_skip;            /* MIC failed with the device's key: nothing to trust */
     bool duplicate;             /* the audit found a retransmission */
     bool cut;                   /* the capture's snap length cut the service data short */
     wmem_array_t *readings;     /* bthome_reading_t for the tap, when it has listeners */
+    /* Not zeroed with the rest: each has its own initialiser, run before any use (zeroing
+     * these too cost about 20 instructions per advert). */
+    sd_place_t place;           /* read_place; read its tvb with report_tvb() */
+    bthome_audit_input_t audit; /* dissect_bthome: what the device audit needs to know */
+    summary_t summary;          /* summary_init: the Info column text */
+    bthome_v2_header_t hdr;     /* bthome_parse_v2_header, or add_v1 */
 } report_t;
+
+#define REPORT_ZEROED_BYTES offsetof(report_t, place)
 
 /* The service data's tvb. A span's is made on first use: a summary run without findings
  * never needs one, and a subset with its freeing costs about 350 instructions. */
@@ -556,20 +562,26 @@ static const char *object_label(const bthome_object_t *obj, char *buf, size_t si
 
 /* Appends ", Label " (no comma for the first) to the Info column summary, with room for
  * the value's text after it: returns where the text goes, formatted in place (no copy:
- * this runs for every object of every advert). summary_end_reading counts it in. */
-static char *summary_begin_reading(summary_t *summary, bool first, const char *label,
-                                   size_t label_len)
+ * this runs for every object of every advert). summary_end_reading counts it in. A
+ * label that is the row's name goes as the row's padded label, at a constant size. */
+static char *summary_begin_reading(summary_t *summary, bool first, const bthome_object_t *obj,
+                                   const char *label, size_t label_len)
 {
     size_t sep = first ? 0 : 2;
-    char *at = summary_reserve(summary, sep + label_len + 1 + BTHOME_VALUE_TEXT_MAX);
+    char *at = summary_reserve(summary, sep + MAX(label_len + 1, BTHOME_LABEL_SIZE) +
+                                        BTHOME_VALUE_TEXT_MAX);
 
     if (sep) {
         at[0] = ',';
         at[1] = ' ';
     }
-    memcpy(at + sep, label, label_len);
-    at[sep + label_len] = ' ';
-    at[sep + label_len + 1] = '\0';
+    if (label == obj->def->name) {
+        memcpy(at + sep, obj->def->label, BTHOME_LABEL_SIZE);
+    } else {
+        memcpy(at + sep, label, label_len);
+        at[sep + label_len] = ' ';
+        at[sep + label_len + 1] = '\0';
+    }
     return at + sep + label_len + 1;
 }
 
@@ -604,7 +616,7 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
     text[0] = '\0';
     /* the summary's text is the items' and the tap's too (they copy it) */
     if (want_text)
-        text = summary_begin_reading(&r->summary, prev_id < 0, label, label_len);
+        text = summary_begin_reading(&r->summary, prev_id < 0, obj, label, label_len);
     /* firmware versions are string fields whose value is the text */
     if (want_text || obj->def->kind == BTHOME_KIND_FIRMWARE)
         text_len = bthome_format_value_len(obj, body, text, BTHOME_VALUE_TEXT_MAX);
@@ -1458,6 +1470,7 @@ static void add_v2(report_t *r)
 /* v1 has no header: the UUID says whether the objects are encrypted. */
 static void add_v1(report_t *r, bool encrypted)
 {
+    memset(&r->hdr, 0, sizeof r->hdr);
     r->device = r->advertiser;
     add_device(r);
     if (expert_text_needed(r, r->item, &ei_legacy_v1))
@@ -1508,6 +1521,11 @@ static bool read_place(report_t *r, const sd_place_t *place)
         r->len = tvb_captured_length(place->tvb);
         wire_len = tvb_reported_length(place->tvb);
         r->data = r->len ? tvb_get_ptr(place->tvb, 0, (int)r->len) : NULL;
+    } else if (place->frame_bytes) {  /* the bytes the frame's search read */
+        r->len = place->start < place->frame_captured
+                 ? MIN(place->length, place->frame_captured - place->start) : 0;
+        wire_len = place->length;
+        r->data = r->len ? place->frame_bytes + place->start : NULL;
     } else {
         r->len = MIN(place->length,
                      (unsigned)MAX(tvb_captured_length_remaining(place->frame,
@@ -1532,7 +1550,7 @@ static bool dissect_bthome(const sd_place_t *place, packet_info *pinfo, proto_tr
     if (tree && !proto_field_is_referenced(tree, proto_bthome) &&
         (proto_expert <= 0 || !proto_field_is_referenced(tree, proto_expert)))
         tree = NULL;
-    memset(&r, 0, sizeof r);
+    memset(&r, 0, REPORT_ZEROED_BYTES);
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
     r.cut = read_place(&r, place);
     r.pinfo = pinfo;
@@ -1543,7 +1561,7 @@ static bool dissect_bthome(const sd_place_t *place, packet_info *pinfo, proto_tr
     summary_init(&r.summary, pinfo->pool);
     if (have_tap_listener(bthome_tap))
         r.readings = wmem_array_new(pinfo->pool, sizeof(bthome_reading_t));
-    r.audit.packet_id = -1;
+    r.audit = (bthome_audit_input_t){ .packet_id = -1 };
     if (tree) {
         r.item = proto_tree_add_item(tree, proto_bthome, report_tvb(&r), 0, -1, ENC_NA);
         r.tree = proto_item_add_subtree(r.item, ett_bthome);
@@ -1643,6 +1661,8 @@ typedef struct {
 typedef struct {
     unsigned count;
     located_t *at;
+    const uint8_t *bytes;       /* the frame's captured bytes, when the search read them */
+    unsigned captured;
 } located_list_t;
 
 /* Room for the service data of a frame of up to 256 bytes (one AD structure per 4 bytes
@@ -1663,8 +1683,8 @@ static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *
 
     at->has_advertiser = at->address_at || link;
     if (at->address_at) {
-        for (int i = 0; i < BTHOME_MAC_LEN; i++)     /* the wire holds it reversed */
-            at->advertiser[i] = tvb_get_uint8(frame, at->address_at - 1 + BTHOME_MAC_LEN - 1 - i);
+        bthome_mac_reverse(at->advertiser,
+                           tvb_get_ptr(frame, at->address_at - 1, BTHOME_MAC_LEN));
     } else if (link) {
         memcpy(at->advertiser, link, BTHOME_MAC_LEN);
     }
@@ -1718,14 +1738,19 @@ static void locate_service_data(tvbuff_t *frame, packet_info *pinfo, proto_tree 
 static void locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only,
                             bool *candidates, located_list_t *list)
 {
-    unsigned len = tvb_captured_length(frame), n = 0;
-    unsigned wire_len = tvb_reported_length(frame);
+    unsigned len = tvb_captured_length(frame), n = 0, wire_len;
     const uint8_t *bytes = len ? tvb_get_ptr(frame, 0, (int)len) : NULL;
-    const uint8_t *link = link_advertiser(pinfo);
+    const uint8_t *link;
     bthome_service_data_t sd;
     size_t pos = 0;
 
     *candidates = false;
+    list->count = 0;
+    /* 4.2+ looks at every frame for the rare empty one: a first look spares the rest */
+    if (empty_only && !bthome_has_service_data_candidate(bytes, len, true))
+        return;
+    wire_len = tvb_reported_length(frame);
+    link = link_advertiser(pinfo);
     while (bthome_next_service_data(bytes, len, wire_len, link, empty_only, &pos, candidates,
                                     &sd)) {
         located_t *at;
@@ -1740,6 +1765,8 @@ static void locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only
         located_set_advertiser(at, frame, pinfo);
     }
     list->count = n;
+    list->bytes = bytes;
+    list->captured = len;
 }
 
 /* The located service data of one frame, as one BTHome layer. Called directly, not
@@ -1754,7 +1781,8 @@ static void decode_located(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree
     uint8_t saved_layer = pinfo->curr_proto_layer_num;
     unsigned layers = table_layers(pinfo);
     unsigned first = first_post_report(pinfo, layers);
-    sd_place_t place = { .frame = frame };
+    sd_place_t place = { .frame = frame, .frame_bytes = list->bytes,
+                         .frame_captured = list->captured };
     bool last_cut = false;
 
     pinfo->current_proto = bthome_short_name;
@@ -1786,7 +1814,7 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 {
     bool candidates;
     located_t room[LOCATED_ON_STACK];
-    located_list_t list = { 0, room };
+    located_list_t list = { 0, room, NULL, 0 };
 
     locate_in_bytes(tvb, pinfo, service_data_table_hooked, &candidates, &list);
     /* an advertisement whose layout the bytes do not tell (no known case: extended

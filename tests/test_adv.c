@@ -140,8 +140,21 @@ static void test_random_frames(void)
             seed = seed * 1103515245u + 12345u;
             frame[i] = (uint8_t)(seed >> 16);
         }
+        if (round % 3 == 0 && len > 4) {   /* a service data header, empty or not */
+            size_t at = seed % (len - 3);
+            memcpy(frame + at, (round / 3) % 2 ? "\x03\x16\xd2\xfc" : "\x05\x16\x1e\x18", 4);
+        }
         bthome_adv_span_t adv;
-        size_t ad_pos = (seed >> 8) % len, pos, name_len;
+        bthome_service_data_t sd;
+        size_t ad_pos = (seed >> 8) % len, pos, name_len, search = 0;
+        bool empty_only = round % 2, candidates = false;
+
+        /* the first look finds a candidate exactly when the search meets one */
+        while (bthome_next_service_data(frame, len, len, NULL, empty_only, &search, &candidates,
+                                        &sd))
+            ;
+        if (bthome_has_service_data_candidate(frame, len, empty_only) != candidates)
+            CHECK_BOOL(bthome_has_service_data_candidate(frame, len, empty_only), candidates);
         if (bthome_locate_adv_data(frame, len, len, ad_pos, frame + (len > 6 ? len - 6 : 0),
                                    &adv)) {
             CHECK(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= len);
@@ -240,6 +253,9 @@ static void test_service_data_search(void)
     CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, true, &pos, &candidates, &sd),
                false);
     CHECK_BOOL(candidates, false);
+    /* the first look agrees */
+    CHECK(bthome_has_service_data_candidate(in, in_len, false));
+    CHECK_BOOL(bthome_has_service_data_candidate(in, in_len, true), false);
     /* LL: an empty v1 service data after the link's AdvA */
     load("d6 be 89 8e 02 0d " ADDR_WIRE " " FLAGS " 03 16 1c 18 11 22 33");
     cur = "search, LL empty v1";
@@ -253,6 +269,9 @@ static void test_service_data_search(void)
     CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, stranger, true, &pos, &candidates, &sd),
                false);
     CHECK(candidates);
+    CHECK(bthome_has_service_data_candidate(in, in_len, true));
+    /* cut before its UUID's last byte: no candidate */
+    CHECK_BOOL(bthome_has_service_data_candidate(in, in_len - 4, true), false);
     /* a UUID that is not BTHome's, a 0x16 at the very start or end, no frame */
     load("16 03 16 0f 18 06 16");
     pos = 0;
@@ -260,7 +279,9 @@ static void test_service_data_search(void)
     CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, false, &pos, &candidates, &sd),
                false);
     CHECK_BOOL(candidates, false);
+    CHECK_BOOL(bthome_has_service_data_candidate(in, in_len, false), false);
     CHECK_BOOL(bthome_next_service_data(NULL, 0, 0, ADDR, false, &pos, &candidates, &sd), false);
+    CHECK_BOOL(bthome_has_service_data_candidate(NULL, 0, true), false);
     cur = "";
 }
 
