@@ -224,6 +224,12 @@ bool bthome_is_service_uuid(unsigned uuid)
     return uuid == BTHOME_UUID_V2 || uuid == BTHOME_UUID_V1 || uuid == BTHOME_UUID_V1_ENCRYPTED;
 }
 
+/* The 16-bit UUID after the AD type byte at `at` (least significant byte first). */
+static unsigned uuid_after(const uint8_t *frame, size_t at)
+{
+    return (unsigned)(frame[at + 1] | frame[at + 2] << 8);
+}
+
 /* Whether the AD type byte at `at` starts a candidate: a BTHome UUID after it, an AD length
  * before it that holds one (exactly, with empty_only). */
 static bool service_data_candidate(const uint8_t *frame, size_t frame_len, size_t at,
@@ -237,7 +243,7 @@ static bool service_data_candidate(const uint8_t *frame, size_t frame_len, size_
     if (ad_len < BTHOME_AD_SERVICE_DATA_HEADER ||
         (empty_only && ad_len != BTHOME_AD_SERVICE_DATA_HEADER))
         return false;
-    return bthome_is_service_uuid((unsigned)(frame[at + 1] | frame[at + 2] << 8));
+    return bthome_is_service_uuid(uuid_after(frame, at));
 }
 
 bool bthome_has_service_data_candidate(const uint8_t *frame, size_t frame_len, bool empty_only)
@@ -282,7 +288,7 @@ bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wir
         /* the advertisement holds the whole AD structure (its end may be cut off) */
         out->start = out->ad + 1 + BTHOME_AD_SERVICE_DATA_HEADER;
         out->length = ad_len - BTHOME_AD_SERVICE_DATA_HEADER;
-        out->uuid = (uint16_t)(frame[at + 1] | frame[at + 2] << 8);
+        out->uuid = (uint16_t)uuid_after(frame, at);
         return true;
     }
     *pos = frame_len;

@@ -62,13 +62,12 @@ typedef struct {
     uint8_t first_id;       /* lowest ID sharing the row's field */
     uint8_t decimals;
     bool plain_factor;      /* 1, 0.1, 0.01, ...: formatted without printf */
-    bool fast_number;       /* plain_factor and short_suffix: format_number_fast */
-    int suffix_len;
+    bool fast_number;       /* plain_factor, and suffix holds the unit: format_number_fast */
+    int suffix_len;         /* of the unit with its space, 0 without a unit */
     int64_t digits;
     double divisor;         /* 10^decimals */
     size_t unit_len;
-    char suffix[16];        /* " °C": the unit with its space, NUL-padded */
-    bool short_suffix;      /* the unit fits suffix (most do) */
+    char suffix[16];        /* " °C": the unit with its space, NUL-padded, if it fits */
     uint16_t first_word;    /* the row's words, split: words_of_rows[first_word..] */
     uint16_t word_count;
 } row_facts_t;
@@ -110,10 +109,10 @@ static void work_out_row_facts(void)
         f->digits = bthome_factor_digits(def);
         f->plain_factor = f->decimals == 0 || (f->digits == 1 && f->decimals < 10);
         f->unit_len = strlen(def->unit);
-        f->short_suffix = f->unit_len + 2 <= sizeof f->suffix;
-        f->fast_number = f->plain_factor && f->short_suffix;
+        bool short_suffix = f->unit_len + 2 <= sizeof f->suffix;     /* most units */
+        f->fast_number = f->plain_factor && short_suffix;
         f->suffix_len = f->unit_len ? (int)f->unit_len + 1 : 0;
-        if (f->unit_len && f->short_suffix)
+        if (f->unit_len && short_suffix)
             snprintf(f->suffix, sizeof f->suffix, " %s", def->unit);
         f->divisor = 1.0;
         for (unsigned k = f->decimals; k > 0; k--)
@@ -547,16 +546,15 @@ static void format_word(const bthome_object_t *obj, char *buf, size_t size)
         snprintf(buf, size, "unknown (0x%02llx)", (unsigned long long)obj->raw);
 }
 
-/* bthome_format_value_len past its fast path. Not inline: that path is small enough to
- * inline into the callers' loops, this is not. */
+/* bthome_format_value_len past its fast path, for a decoded object and a buffer of at
+ * least one byte. Not inline: that path is small enough to inline into the callers'
+ * loops, this is not. */
 static __attribute__((noinline)) int format_value_other(const bthome_object_t *obj,
                                                         const uint8_t *data, char *buf,
                                                         size_t size)
 {
     const uint8_t *v = data + obj->value_offset;
     size_t n = obj->value_length;
-    if (size == 0 || !obj->def || obj->status != BTHOME_OBJ_OK)
-        return -1;
     buf[0] = '\0';
     switch (obj->def->kind) {
     case BTHOME_KIND_NUMBER:
@@ -598,11 +596,13 @@ static __attribute__((noinline)) int format_value_other(const bthome_object_t *o
 
 /* Numbers first, without the rest: most objects of every advert are numbers. Inline into
  * the dissector's loop (link-time): a call's register saving was a fifth of the cost. */
-__attribute__((always_inline)) inline int bthome_format_value_len(const bthome_object_t *obj, const uint8_t *data,
-                            char *buf, size_t size)
+__attribute__((always_inline)) inline int bthome_format_value_len(const bthome_object_t *obj,
+                                                                  const uint8_t *data,
+                                                                  char *buf, size_t size)
 {
-    if (size != 0 && obj->def && obj->status == BTHOME_OBJ_OK &&
-        obj->def->kind == BTHOME_KIND_NUMBER) {
+    if (size == 0 || !obj->def || obj->status != BTHOME_OBJ_OK)
+        return -1;
+    if (obj->def->kind == BTHOME_KIND_NUMBER) {
         int fast = format_number_fast(obj->raw, row_facts(obj->id), buf, size);
         if (fast >= 0)
             return fast;

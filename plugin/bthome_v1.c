@@ -175,8 +175,7 @@ static bthome_v1_status_t decode_value(bthome_v1_object_t *o, const uint8_t *v, 
         obj->invalid_utf8 = !bthome_utf8_valid(v, n);
         break;
     case BTHOME_V1_MAC:
-        for (size_t i = 0; i < BTHOME_MAC_LEN; i++)
-            o->mac[i] = v[BTHOME_MAC_LEN - 1 - i];
+        bthome_mac_reverse(o->mac, v);
         break;
     case BTHOME_V1_TIMESTAMP:
         obj->raw = (int64_t)read_le(v, n);
