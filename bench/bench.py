@@ -438,9 +438,12 @@ def ensure_valgrind(target):
                      "--no-install-recommends valgrind >/dev/null; }")
 
 
-def callgrind(target, capture, packets, homes, modes):
+def callgrind(target, capture, packets, homes, modes, runs=1):
     """Instructions per advert: the baseline's (startup, i.e. an empty capture, taken
-    off), what the plugin adds to the whole tshark run, and what runs inside its hook."""
+    off), what the plugin adds to the whole tshark run, and what runs inside its hook.
+    runs > 1 alternates that many baseline and plugin runs: tshark's own count moves a
+    little from run to run (hash tables seeded at random), the plugin's does not; the
+    added figure is then the median of the pairs' differences, with their range."""
     ensure_valgrind(target)
 
     def run(name, home, extra, capture, mode):
@@ -458,23 +461,30 @@ def callgrind(target, capture, packets, homes, modes):
     startup = run("startup", homes["plugin"], DISABLE, empty, "summary")[0]
     out = []
     for mode in modes:
-        res = {}
-        for name, home, extra in (("baseline", homes["plugin"], DISABLE),
-                                  ("plugin", homes["plugin"], []),
-                                  ("plugin+keys", homes["keys"], [])):
-            res[name] = run(name, home, extra, capture, mode)
-        base_total = res["baseline"][0]
+        pairs = []
+        for _ in range(runs):
+            pairs.append((run("baseline", homes["plugin"], DISABLE, capture, mode),
+                          run("plugin", homes["plugin"], [], capture, mode)))
+        res = {"plugin+keys": run("plugin+keys", homes["keys"], [], capture, mode)}
+        base_totals = sorted(b[0] for b, _ in pairs)
+        base_total = base_totals[len(base_totals) // 2]
+        added = sorted((p[0] - b[0]) / packets for b, p in pairs)
+        res["plugin"] = pairs[0][1]
         for name in ("plugin", "plugin+keys"):
             total, inc = res[name]
             # 4.0: the postdissector holds everything; 4.2+: the table dissector, plus the
             # postdissector that only looks for empty service data
             entry = inc.get("dissect_bthome_post", 0) + inc.get("dissect_v2_service_data", 0)
-            out.append({"mode": mode, "run": name,
-                        "added_per_packet": (total - base_total) / packets,
-                        "plugin_per_packet": entry / packets,
-                        "dissect_bthome_per_packet": inc.get("dissect_bthome", 0) / packets,
-                        "baseline_per_packet": (base_total - startup) / packets,
-                        "startup": startup})
+            row = {"mode": mode, "run": name,
+                   "added_per_packet": (total - base_total) / packets,
+                   "plugin_per_packet": entry / packets,
+                   "dissect_bthome_per_packet": inc.get("dissect_bthome", 0) / packets,
+                   "baseline_per_packet": (base_total - startup) / packets,
+                   "startup": startup, "runs": 1}
+            if name == "plugin" and runs > 1:
+                row.update(added_per_packet=added[len(added) // 2], runs=runs,
+                           added_range=(added[0], added[-1]))
+            out.append(row)
     return out
 
 
@@ -485,9 +495,16 @@ def callgrind_table(version, rows, packets, share):
              "inside the plugin's hook | of which dissect_bthome |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| {r['mode']} | {r['run']} | {r['baseline_per_packet']:,.0f} | "
-                     f"{r['added_per_packet']:,.0f} | "
-                     f"{1 + r['added_per_packet'] / r['baseline_per_packet']:.2f} | "
+        base, added = r["baseline_per_packet"], r["added_per_packet"]
+        if r.get("added_range"):    # median of the runs [min-max]
+            lo, hi = r["added_range"]
+            added_text = f"{added:,.0f} [{lo:,.0f}-{hi:,.0f}]"
+            ratio_text = f"{1 + added / base:.3f} [{1 + lo / base:.3f}-{1 + hi / base:.3f}]"
+        else:
+            added_text, ratio_text = f"{added:,.0f}", f"{1 + added / base:.3f}"
+        lines.append(f"| {r['mode']} | {r['run']}"
+                     + (f" ({r['runs']} runs)" if r["runs"] > 1 else "")
+                     + f" | {base:,.0f} | {added_text} | {ratio_text} | "
                      f"{r['plugin_per_packet']:,.0f} | "
                      f"{r['dissect_bthome_per_packet']:,.0f} |")
     if rows:
@@ -530,6 +547,9 @@ def main():
     ap.add_argument("--callgrind-encrypted", type=float, default=0.3, metavar="SHARE",
                     help="share of encrypting devices in the --callgrind capture (default "
                          "0.3; 0 for the plaintext one the summary target is about)")
+    ap.add_argument("--callgrind-runs", type=int, default=1, metavar="K",
+                    help="alternate K baseline and plugin runs under callgrind and print the "
+                         "median of what the plugin adds, with its range (default 1)")
     ap.add_argument("--no-tables", "--callgrind-only", dest="no_tables", action="store_true",
                     help="skip the main timed tables (run only --linearity / --callgrind)")
     ap.add_argument("--scratch", type=Path, default=Path(os.environ.get(
@@ -671,7 +691,8 @@ def main():
                                    args.callgrind_encrypted, [links[0]])
             homes_cg = {"plugin": homes["plugin"], "keys": t.environment("keys-cg", keys)}
             rows = callgrind(t, t.place(paths[links[0]]), args.callgrind, homes_cg,
-                             [m for m in ("summary", "filter") if m in modes] or ["summary"])
+                             [m for m in ("summary", "filter") if m in modes] or ["summary"],
+                             args.callgrind_runs)
             vres["callgrind"] = rows
             report.append(callgrind_table(t.real_version, rows, args.callgrind,
                                           args.callgrind_encrypted))

@@ -246,9 +246,52 @@ static bool service_data_candidate(const uint8_t *frame, size_t frame_len, size_
     return bthome_is_service_uuid(uuid_after(frame, at));
 }
 
+/* 16 bytes at a time, in portable GNU C vectors (SSE2 on x86-64, NEON on ARM). */
+typedef uint8_t bytes16_t __attribute__((vector_size(16)));
+#define BYTES16 16
+
+static inline bytes16_t load_bytes16(const uint8_t *p)
+{
+    bytes16_t v;
+
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Where an AD length 3 followed by the service data type starts among p[0..15] (reads
+ * p[0..16]): all ones there. */
+static inline bytes16_t empty_starts(const uint8_t *p)
+{
+    return (bytes16_t)((load_bytes16(p) == BTHOME_AD_SERVICE_DATA_HEADER) &
+                       (load_bytes16(p + 1) == BTHOME_AD_SERVICE_DATA_16));
+}
+
+/* False when no empty service data can start in the frame: no length 3 before a type
+ * 0x16. 4.2+ asks this of every frame, and nearly all have none; memchr stopped at each
+ * non-empty service data's type byte and was called again, three calls a frame. The
+ * blocks' hits are gathered and tested once. True for frames shorter than a block: the
+ * exact search decides. */
+static bool may_hold_empty_service_data(const uint8_t *frame, size_t frame_len)
+{
+    bytes16_t hits;
+    uint64_t halves[2];
+
+    if (frame_len < BYTES16 + 1)
+        return true;
+    /* the last block ends at the frame's end, overlapping the one before */
+    hits = empty_starts(frame + frame_len - (BYTES16 + 1));
+    for (size_t pos = 0; pos + BYTES16 + 1 < frame_len; pos += BYTES16)
+        hits |= empty_starts(frame + pos);
+    memcpy(halves, &hits, sizeof halves);
+    return (halves[0] | halves[1]) != 0;
+}
+
 bool bthome_has_service_data_candidate(const uint8_t *frame, size_t frame_len, bool empty_only)
 {
     const uint8_t *type;
+
+    if (empty_only && frame && !may_hold_empty_service_data(frame, frame_len))
+        return false;
 
     for (size_t pos = 0; frame && pos < frame_len &&
          (type = memchr(frame + pos, BTHOME_AD_SERVICE_DATA_16, frame_len - pos));) {

@@ -44,7 +44,10 @@ uint64_t bthome_digest(const uint8_t *data, size_t len)
     }
     if (len & 1)
         tail = tail << 8 | data[0];
-    return digest_mix(digest_mix(h ^ tail) ^ 0x94d049bb133111ebULL);
+    /* digests are only compared, never used to spread keys over buckets: one step per
+     * word keeps the last word's bits distinct (each step is a bijection), no extra
+     * rounds of mixing */
+    return digest_mix(h ^ tail);
 }
 
 static const bthome_counter_seen_t *find_recent(const bthome_device_history_t *h,

@@ -24,9 +24,14 @@ static const bthome_object_def_t *const defs_in_order[] = {
     BTHOME_OBJECT_TABLE(BTHOME_ROW_PTR)
 };
 
+/* NULL for the IDs the table lacks: one load per object, where testing the row's name
+ * was a multiply, a load and a test */
+#define BTHOME_ROW_AT(id_, ...) [id_] = &defs_by_id[id_],
+static const bthome_object_def_t *const def_at_id[256] = { BTHOME_OBJECT_TABLE(BTHOME_ROW_AT) };
+
 const bthome_object_def_t *bthome_object_def(uint8_t id)
 {
-    return defs_by_id[id].name ? &defs_by_id[id] : NULL;
+    return def_at_id[id];
 }
 
 const bthome_object_def_t *const *bthome_object_defs(size_t *count)
@@ -122,23 +127,37 @@ static void work_out_row_facts(void)
     facts_ready = true;
 }
 
-/* Inline: it is read several times per object. */
-static inline const row_facts_t *row_facts(uint8_t id)
+static inline void ensure_row_facts(void)
 {
     if (__builtin_expect(!facts_ready, 0))
         work_out_row_facts();
+}
+
+/* For paths that ran ensure_row_facts before: the parser's (bthome_parser_init), and
+ * format_number_fast, which zeroed facts send to the checked path. The check was a
+ * load and a branch, read several times per object. */
+static inline const row_facts_t *ready_row_facts(uint8_t id)
+{
     return &facts_by_id[id];
 }
 
+static inline const row_facts_t *row_facts(uint8_t id)
+{
+    ensure_row_facts();
+    return ready_row_facts(id);
+}
+
+/* Facts ready (ensure_row_facts). */
 static inline double scale(const bthome_object_def_t *def, int64_t raw)
 {
-    const row_facts_t *f = row_facts(def->id);
+    const row_facts_t *f = ready_row_facts(def->id);
 
     return (double)(raw * f->digits) / f->divisor;
 }
 
 double bthome_scale(const bthome_object_def_t *def, int64_t raw)
 {
+    ensure_row_facts();
     return scale(def, raw);
 }
 
@@ -262,6 +281,7 @@ void bthome_parser_init(bthome_parser_t *p, const uint8_t *data, size_t len)
     p->prev_id = -1;
     p->stopped = false;
     bthome_ordinals_init(&p->seen);
+    ensure_row_facts();     /* the per-object paths do not check */
 }
 
 void bthome_ordinals_init(bthome_ordinals_t *seen)
@@ -271,10 +291,10 @@ void bthome_ordinals_init(bthome_ordinals_t *seen)
 
 /* Objects are numbered per field: 0x02 then 0x45 are "Temperature", "Temperature 2".
  * The count sits at the field's first (lowest) ID. Inline in the v2 parser: it runs for
- * every object. */
+ * every object. Facts ready (ensure_row_facts). */
 static inline unsigned next_ordinal(bthome_ordinals_t *seen, const bthome_object_def_t *def)
 {
-    unsigned at = row_facts(def->id)->first_id;
+    unsigned at = ready_row_facts(def->id)->first_id;
     uint32_t bit = (uint32_t)1 << (at % 32);
     uint16_t *count = &seen->count[at];
 
@@ -289,6 +309,7 @@ static inline unsigned next_ordinal(bthome_ordinals_t *seen, const bthome_object
 
 unsigned bthome_next_ordinal(bthome_ordinals_t *seen, const bthome_object_def_t *def)
 {
+    ensure_row_facts();
     return next_ordinal(seen, def);
 }
 
@@ -315,10 +336,15 @@ static bool read_var_length(bthome_object_t *obj, const uint8_t *rest, size_t av
 static void decode_value(bthome_object_t *obj, const uint8_t *v)
 {
     const bthome_object_def_t *def = obj->def;
-    switch (def->kind) {
-    case BTHOME_KIND_NUMBER:
+
+    /* most objects are numbers: tested first, not through the switch's jump table */
+    if (def->kind == BTHOME_KIND_NUMBER) {
         obj->raw = read_le(v, def->type);
         obj->value = scale(def, obj->raw);
+        return;
+    }
+    switch (def->kind) {
+    case BTHOME_KIND_NUMBER:    /* above */
         break;
     case BTHOME_KIND_BINARY: case BTHOME_KIND_ENUM: case BTHOME_KIND_EVENT:
     case BTHOME_KIND_TIMESTAMP:
@@ -445,16 +471,33 @@ static inline char *magnitude_leftwards(uint32_t mag, unsigned decimals, char *e
     char *p = end;
     unsigned left = decimals;
 
-    for (; left >= 2; left -= 2, mag /= 100) {
+    /* the table's usual factors written out: a loop's set-up cost more than its digits */
+    switch (decimals) {
+    case 0:
+        break;
+    case 1:
         p -= 2;
-        memcpy(p, &digit_pairs[2 * (mag % 100)], 2);
-    }
-    if (left) {
-        *--p = (char)('0' + mag % 10);
+        p[1] = (char)('0' + mag % 10);
+        p[0] = '.';
         mag /= 10;
-    }
-    if (decimals)
+        break;
+    case 2:
+        p -= 3;
+        memcpy(p + 1, &digit_pairs[2 * (mag % 100)], 2);
+        p[0] = '.';
+        mag /= 100;
+        break;
+    default:
+        for (; left >= 2; left -= 2, mag /= 100) {
+            p -= 2;
+            memcpy(p, &digit_pairs[2 * (mag % 100)], 2);
+        }
+        if (left) {
+            *--p = (char)('0' + mag % 10);
+            mag /= 10;
+        }
         *--p = '.';
+    }
     while (mag >= 100) {
         p -= 2;
         memcpy(p, &digit_pairs[2 * (mag % 100)], 2);
@@ -475,14 +518,17 @@ static inline char *magnitude_leftwards(uint32_t mag, unsigned decimals, char *e
  * suffix and the magnitude 32 bits; -1 otherwise. The digits go leftwards from the middle
  * of a buffer, the suffix after them, and the whole is copied out at a constant size: no
  * call is made (a copy of a variable size is one, twice per object of every advert). */
-#define FAST_NUMBER_COPY 48
+#define FAST_NUMBER_COPY 32
+_Static_assert(12 + sizeof((row_facts_t *)0)->suffix <= FAST_NUMBER_COPY,
+               "the copy holds the digits and the suffix");
 
 static inline int format_number_fast(int64_t raw, const row_facts_t *f, char *buf,
                                      size_t size)
 {
-    /* 12 characters hold a 32-bit magnitude with its point and sign, left of mid; the
-     * copy reads FAST_NUMBER_COPY bytes from the first of them, up to mid + 36: the
-     * digits, the suffix and zeros, all defined */
+    /* 12 characters hold a 32-bit magnitude with its point and sign, left of mid, and
+     * the suffix 16 bytes from mid: the text and its NUL fit 28. The copy reads
+     * FAST_NUMBER_COPY bytes from the first digit, at most up to mid + 31: the digits,
+     * the suffix and zeros, all defined */
     char text[16 + FAST_NUMBER_COPY];
     char *mid = text + 16;
     uint64_t mag = raw < 0 ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw;
@@ -603,7 +649,7 @@ __attribute__((always_inline)) inline int bthome_format_value_len(const bthome_o
     if (size == 0 || !obj->def || obj->status != BTHOME_OBJ_OK)
         return -1;
     if (obj->def->kind == BTHOME_KIND_NUMBER) {
-        int fast = format_number_fast(obj->raw, row_facts(obj->id), buf, size);
+        int fast = format_number_fast(obj->raw, ready_row_facts(obj->id), buf, size);
         if (fast >= 0)
             return fast;
     }
@@ -641,8 +687,13 @@ void bthome_format_mac(const uint8_t mac[BTHOME_MAC_LEN], char out[BTHOME_MAC_TE
     *p = '\0';
 }
 
+/* As a 32-bit and a 16-bit big-endian read: compilers make each one load and a byte
+ * swap, where six bytes shifted into 64 bits stay twelve instructions (every advert). */
 uint64_t bthome_mac_number(const uint8_t mac[BTHOME_MAC_LEN])
 {
-    return (uint64_t)mac[0] << 40 | (uint64_t)mac[1] << 32 | (uint64_t)mac[2] << 24 |
-           (uint64_t)mac[3] << 16 | (uint64_t)mac[4] << 8 | mac[5];
+    uint32_t high = (uint32_t)mac[0] << 24 | (uint32_t)mac[1] << 16 | (uint32_t)mac[2] << 8 |
+                    mac[3];
+    uint16_t low = (uint16_t)(mac[4] << 8 | mac[5]);
+
+    return (uint64_t)high << 16 | low;
 }

@@ -560,6 +560,10 @@ static const char *object_label(const bthome_object_t *obj, char *buf, size_t si
     return buf;
 }
 
+/* An object's label with its NUL (object_label), the row's padded one too. */
+#define OBJECT_LABEL_MAX 64
+G_STATIC_ASSERT(BTHOME_LABEL_SIZE <= OBJECT_LABEL_MAX);
+
 /* Appends ", Label " (no comma for the first) to the Info column summary, with room for
  * the value's text after it: returns where the text goes, formatted in place (no copy:
  * this runs for every object of every advert). summary_end_reading counts it in. A
@@ -568,8 +572,8 @@ static char *summary_begin_reading(summary_t *summary, bool first, const bthome_
                                    const char *label, size_t label_len)
 {
     size_t sep = first ? 0 : 2;
-    char *at = summary_reserve(summary, sep + MAX(label_len + 1, BTHOME_LABEL_SIZE) +
-                                        BTHOME_VALUE_TEXT_MAX);
+    /* the most any object takes, a constant: no sum of its parts per object */
+    char *at = summary_reserve(summary, 2 + OBJECT_LABEL_MAX + BTHOME_VALUE_TEXT_MAX);
 
     if (sep) {
         at[0] = ',';
@@ -596,7 +600,7 @@ static void add_object(report_t *r, tvbuff_t *tvb, int start, const bthome_objec
 {
     proto_tree *tree = r->tree;
     packet_info *pinfo = r->pinfo;
-    char label_buf[64];
+    char label_buf[OBJECT_LABEL_MAX];
     char own_text[BTHOME_VALUE_TEXT_MAX];
     size_t label_len;
     const char *label = object_label(obj, label_buf, sizeof label_buf, &label_len);
@@ -1662,7 +1666,7 @@ typedef struct {
     unsigned count;
     located_t *at;
     const uint8_t *bytes;       /* the frame's captured bytes, when the search read them */
-    unsigned captured;
+    unsigned captured, wire;    /* with bytes: their number, and the frame's on the wire */
 } located_list_t;
 
 /* Room for the service data of a frame of up to 256 bytes (one AD structure per 4 bytes
@@ -1676,11 +1680,10 @@ static void located_make_room(located_list_t *list, size_t needed, wmem_allocato
         list->at = (located_t *)wmem_alloc(scope, needed * sizeof(located_t));
 }
 
-/* The advertiser for a located service data: the HCI report's, else the link's. */
-static void located_set_advertiser(located_t *at, tvbuff_t *frame, packet_info *pinfo)
+/* The advertiser for a located service data: the HCI report's, else the link's
+ * (link_advertiser). */
+static void located_set_advertiser(located_t *at, tvbuff_t *frame, const uint8_t *link)
 {
-    const uint8_t *link = link_advertiser(pinfo);
-
     at->has_advertiser = at->address_at || link;
     if (at->address_at) {
         bthome_mac_reverse(at->advertiser,
@@ -1697,6 +1700,7 @@ static void locate_service_data(tvbuff_t *frame, packet_info *pinfo, proto_tree 
                                 located_list_t *list)
 {
     GPtrArray *types = frame_fields(tree, hf_eir_ad_type);
+    const uint8_t *link = link_advertiser(pinfo);
     unsigned n = 0;
 
     for (unsigned i = 0; types && i < types->len; i++) {
@@ -1724,7 +1728,7 @@ static void locate_service_data(tvbuff_t *frame, packet_info *pinfo, proto_tree 
         at->uuid = tvb_get_letohs(frame, start + 1);
         address = hci_report_address(tree, frame, start);
         at->address_at = (uint16_t)(address >= 0 ? MIN(address + 1, 0xFFFF) : 0);
-        located_set_advertiser(at, frame, pinfo);
+        located_set_advertiser(at, frame, link);
     }
     free_frame_fields(types);
     list->count = n;
@@ -1762,11 +1766,21 @@ static void locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only
         at->length = (uint16_t)sd.length;
         at->uuid = sd.uuid;
         at->address_at = (uint16_t)(link ? 0 : sd.adv.address + 1);
-        located_set_advertiser(at, frame, pinfo);
+        located_set_advertiser(at, frame, link);
     }
     list->count = n;
     list->bytes = bytes;
     list->captured = len;
+    list->wire = wire_len;
+}
+
+/* Whether the capture's snap length cut the frame: from the lengths the search read, if
+ * it did. */
+static bool frame_cut_short(tvbuff_t *frame, const located_list_t *list)
+{
+    if (list->bytes)
+        return list->wire > list->captured;
+    return tvb_reported_length(frame) > tvb_captured_length(frame);
 }
 
 /* The located service data of one frame, as one BTHome layer. Called directly, not
@@ -1798,7 +1812,7 @@ static void decode_located(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree
      * column, which BTHome's first summary has just replaced (later ones append); marked
      * again here, with the tree item over the last service data when it is BTHome that
      * lost bytes. No exception from a postdissector: the others would miss the frame. */
-    if (first == 1 && tvb_reported_length(frame) > tvb_captured_length(frame))
+    if (first == 1 && frame_cut_short(frame, list))
         show_exception(last_cut && tree ? tvb_new_subset_length(frame, (int)place.start,
                                                                 (int)place.length) : frame,
                        pinfo, last_cut ? tree : NULL, BoundsError, NULL);
@@ -1814,7 +1828,7 @@ static int dissect_bthome_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 {
     bool candidates;
     located_t room[LOCATED_ON_STACK];
-    located_list_t list = { 0, room, NULL, 0 };
+    located_list_t list = { 0, room, NULL, 0, 0 };
 
     locate_in_bytes(tvb, pinfo, service_data_table_hooked, &candidates, &list);
     /* an advertisement whose layout the bytes do not tell (no known case: extended

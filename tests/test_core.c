@@ -983,8 +983,9 @@ static void check_number_text(const bthome_object_def_t *def, int64_t raw)
     CHECK_INT(obj.raw, raw);
     CHECK(bthome_format_value(&obj, in, text, sizeof text));
     CHECK_STR(text, want);
-    /* a buffer too short for the constant-size copy takes the other path: the same text */
-    CHECK(bthome_format_value(&obj, in, text, 40));
+    /* a buffer too short for the constant-size copy (32 bytes) takes the other path: the
+     * same text */
+    CHECK(bthome_format_value(&obj, in, text, 31));
     CHECK_STR(text, want);
 }
 
