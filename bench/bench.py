@@ -558,6 +558,8 @@ def main():
     ap.add_argument("--patch", type=Path, action="append", default=[],
                     help="apply this patch (-p1) to the snapshot of the tree before building")
     args = ap.parse_args()
+    if args.callgrind_runs < 1:
+        ap.error("--callgrind-runs needs at least 1 run")
     PATCHES.extend(p.resolve() for p in args.patch)
     if os.getuid() != 0:
         sys.exit("bench: run as root (tshark runs as nobody; chroots need root)")

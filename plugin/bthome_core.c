@@ -688,7 +688,8 @@ void bthome_format_mac(const uint8_t mac[BTHOME_MAC_LEN], char out[BTHOME_MAC_TE
 }
 
 /* As a 32-bit and a 16-bit big-endian read: compilers make each one load and a byte
- * swap, where six bytes shifted into 64 bits stay twelve instructions (every advert). */
+ * swap, where six bytes shifted into 64 bits took a load, a shift and an OR each (every
+ * advert). */
 uint64_t bthome_mac_number(const uint8_t mac[BTHOME_MAC_LEN])
 {
     uint32_t high = (uint32_t)mac[0] << 24 | (uint32_t)mac[1] << 16 | (uint32_t)mac[2] << 8 |
