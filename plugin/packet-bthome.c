@@ -221,8 +221,8 @@ typedef struct {
     tvbuff_t *frame;            /* the span's frame */
     unsigned start;
     unsigned length;            /* on the wire: may pass the captured end */
-    const uint8_t *frame_bytes; /* the frame's captured bytes when already read, or NULL */
-    unsigned frame_captured;
+    const uint8_t *frame_bytes; /* a span's: the frame's captured bytes, as the search */
+    unsigned frame_captured;    /* read them (located_list_t) */
 } sd_place_t;
 
 /* One BTHome service data being dissected. */
@@ -1525,17 +1525,11 @@ static bool read_place(report_t *r, const sd_place_t *place)
         r->len = tvb_captured_length(place->tvb);
         wire_len = tvb_reported_length(place->tvb);
         r->data = r->len ? tvb_get_ptr(place->tvb, 0, (int)r->len) : NULL;
-    } else if (place->frame_bytes) {  /* the bytes the frame's search read */
+    } else {    /* a span of the bytes the frame's search read */
         r->len = place->start < place->frame_captured
                  ? MIN(place->length, place->frame_captured - place->start) : 0;
         wire_len = place->length;
         r->data = r->len ? place->frame_bytes + place->start : NULL;
-    } else {
-        r->len = MIN(place->length,
-                     (unsigned)MAX(tvb_captured_length_remaining(place->frame,
-                                                                 (int)place->start), 0));
-        wire_len = place->length;
-        r->data = r->len ? tvb_get_ptr(place->frame, (int)place->start, (int)r->len) : NULL;
     }
     return wire_len > r->len;
 }
@@ -1665,8 +1659,11 @@ typedef struct {
 typedef struct {
     unsigned count;
     located_t *at;
-    const uint8_t *bytes;       /* the frame's captured bytes, when the search read them */
-    unsigned captured, wire;    /* with bytes: their number, and the frame's on the wire */
+    /* The frame's captured bytes, their number and the frame's on the wire, as
+     * locate_in_bytes read them: set whenever the list holds service data (found in these
+     * bytes, or in the shown tree of a frame they had candidates in). */
+    const uint8_t *bytes;
+    unsigned captured, wire;
 } located_list_t;
 
 /* Room for the service data of a frame of up to 256 bytes (one AD structure per 4 bytes
@@ -1774,15 +1771,6 @@ static void locate_in_bytes(tvbuff_t *frame, packet_info *pinfo, bool empty_only
     list->wire = wire_len;
 }
 
-/* Whether the capture's snap length cut the frame: from the lengths the search read, if
- * it did. */
-static bool frame_cut_short(tvbuff_t *frame, const located_list_t *list)
-{
-    if (list->bytes)
-        return list->wire > list->captured;
-    return tvb_reported_length(frame) > tvb_captured_length(frame);
-}
-
 /* The located service data of one frame, as one BTHome layer. Called directly, not
  * through a BTHome handle: Wireshark would push that layer and pop it again (4.0: about
  * 600 instructions a frame, and no layer stays, as the call returns no length). What the
@@ -1812,7 +1800,7 @@ static void decode_located(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree
      * column, which BTHome's first summary has just replaced (later ones append); marked
      * again here, with the tree item over the last service data when it is BTHome that
      * lost bytes. No exception from a postdissector: the others would miss the frame. */
-    if (first == 1 && frame_cut_short(frame, list))
+    if (first == 1 && list->wire > list->captured)   /* the snap length cut the frame */
         show_exception(last_cut && tree ? tvb_new_subset_length(frame, (int)place.start,
                                                                 (int)place.length) : frame,
                        pinfo, last_cut ? tree : NULL, BoundsError, NULL);
