@@ -411,10 +411,12 @@ def table(title, groups, packets):
 WIRESHARK_OBJECTS = ("libwireshark.so", "libwsutil.so", "libglib-2.0.so")
 
 
-def wireshark_called(path):
-    """Inclusive Ir of the calls from the plugin's code into Wireshark's libraries, read
-    from callgrind's call records (cob= names the callee's object for the next call)."""
-    names, cur_ob, callee_ob, pending, total = {}, "", None, False, 0
+def read_callgrind(path):
+    """Total Ir, and the inclusive Ir of the calls from the plugin's code into Wireshark's
+    libraries, from callgrind's records (cob= names the callee's object for the next
+    calls= line, else it is the caller's)."""
+    names, cur_ob, callee_ob, pending = {}, "", None, False
+    total, called = None, 0
 
     def object_name(value):
         m = re.match(r"\((\d+)\)(?: (.*))?", value)
@@ -424,11 +426,11 @@ def wireshark_called(path):
 
     with open(path) as f:
         for line in f:
-            if pending:
+            if pending:     # the call's cost line: its inclusive Ir last
                 pending = False
                 callee = callee_ob or cur_ob
                 if cur_ob.endswith("bthome.so") and any(o in callee for o in WIRESHARK_OBJECTS):
-                    total += int(line.split()[-1])
+                    called += int(line.split()[-1])
                 callee_ob = None
             elif line.startswith("ob="):
                 cur_ob, callee_ob = object_name(line[3:].strip()), None
@@ -438,17 +440,15 @@ def wireshark_called(path):
                 pending = True
             elif line.startswith("fn="):
                 callee_ob = None
-    return total
+            elif line.startswith(("summary:", "totals:")):
+                total = int(line.split()[1])
+    return total, called
 
 
 def callgrind_totals(path):
     """Total Ir, the inclusive Ir of the plugin's entry points, and of its calls into
     Wireshark (as "wireshark_called")."""
-    total = None
-    with open(path) as f:
-        for line in f:
-            if line.startswith(("summary:", "totals:")):
-                total = int(line.split()[1])
+    total, called = read_callgrind(path)
     annotate = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
                                str(path)], capture_output=True, text=True).stdout
     inclusive = {}
@@ -459,7 +459,7 @@ def callgrind_totals(path):
                                 "call_all_postdissectors"):
             inclusive[m.group(2)] = max(inclusive.get(m.group(2), 0),
                                         int(m.group(1).replace(",", "")))
-    inclusive["wireshark_called"] = wireshark_called(path)
+    inclusive["wireshark_called"] = called
     return total, inclusive
 
 
@@ -516,7 +516,7 @@ def callgrind(target, capture, packets, homes, modes, runs=1):
             row = {"mode": mode, "run": name,
                    "added_per_packet": (total - base_total) / packets,
                    "plugin_per_packet": entry / packets,
-                   "own_per_packet": (entry - inc.get("wireshark_called", 0)) / packets,
+                   "own_per_packet": (entry - inc["wireshark_called"]) / packets,
                    "dissect_bthome_per_packet": inc.get("dissect_bthome", 0) / packets,
                    "baseline_per_packet": (base_total - startup) / packets,
                    "startup": startup, "runs": 1}
