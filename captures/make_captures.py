@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Write the BTHome test captures: the same advertisements framed for every BLE link type.
 
-The object table comes from plugin/bthome_objects.h (the C X-macro table), so a row added
-there shows up in the all-objects captures without touching this file. Output is
-byte-identical on every run: fixed timestamps, no randomness.
+The object table comes from core/bthome_objects.h (the C X-macro table; plugin/ in older
+trees), so a row added there shows up in the all-objects captures without touching this
+file. Output is byte-identical on every run: fixed timestamps, no randomness.
 
 Usage: python3 captures/make_captures.py [--out DIR]
 """
@@ -19,7 +19,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-OBJECTS_H = HERE.parent / "plugin" / "bthome_objects.h"
+
+
+def source_file(name):
+    """A C source of the project: core/NAME, or plugin/NAME in trees from before the core
+    moved out of the plugin."""
+    for folder in ("core", "plugin"):
+        path = HERE.parent / folder / name
+        if path.exists():
+            return path
+    return HERE.parent / "core" / name  # missing: the error names the current place
+
+
+OBJECTS_H = source_file("bthome_objects.h")
 
 # ---------------------------------------------------------------------------
 # The object table
@@ -454,7 +466,7 @@ def encrypted(core):
           ("bthome.mac", OFFICE.mac.lower()), ("bthome.temperature", "25.06"),
           ("bthome.encryption.key_mac", OFFICE.mac))
     s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 2, b"")),           # counter and MIC only
-          ("bthome.encryption.decrypted", "1"), ("bthome.expert.truncated", "No objects"))
+          ("bthome.encryption.decrypted", "1"), ("!bthome.expert.truncated", ""))
     s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 3, h("00 02 01 59 1a 00"))),
           ("bthome.packet_id", "2"), ("bthome.binary.door", "0"))
     keys = [key_row(SPEC_DEVICE.mac, SPEC_KEY, "kitchen"),
@@ -624,7 +636,7 @@ V1_ERRORS = [  # payload, what the frame must show
                                  ("bthome.humidity", "50.55")]),
     ("63 02 c4 09", [("bthome.expert.bad_format", "cannot come in the v1 format string")]),
     ("64 53 ff fe 41", [("bthome.expert.invalid_utf8", "")]),
-    ("", [("bthome.expert.truncated", "Empty")]),
+    ("", [("!bthome.version", "")]),     # not handed to BTHome (as on 4.2+)
     ("23 01 2c 01", [("bthome.expert.bad_format", "does not fit")]),
     ("41 02 23 02 c4 09", [("bthome.expert.bad_format", "0 value bytes"),
                            ("bthome.temperature", "25.00")]),
@@ -671,6 +683,106 @@ def v1_encrypted(core):
     s.add(s.advert(SPEC_DEVICE, s.sealed(SPEC_DEVICE, 0x00112233, h("02 ca 09 03 bf 13"))),
           ("bthome.temperature", "25.06"), ("bthome.version", "2"))
     return s, [key_row(d.mac, d.key, "bparasite"), key_row(SPEC_DEVICE.mac, SPEC_KEY, "kitchen")]
+
+
+# ---------------------------------------------------------------------------
+# Interop (issue 24): audit history across versions and devices, empty object lists, buttons
+
+
+def interop_device(n, key="", name=""):
+    """Device n of the interop set: random static address C7:1E:00:00:00:nn."""
+    return Device(f"C7:1E:00:00:00:{n:02X}", key, name, random=True)
+
+
+# replay after a downgrade (v2, v1), empty lists, buttons, then the history rules' devices
+I_KD = interop_device(0x01, "4bd0e1f2a3b4c5d6e7f8091a2b3c4d01", "kd")
+I_KV1 = interop_device(0x02, "4b1f2e3d4c5b6a79880a1b2c3d4e5f02", "kv1")
+I_EMPTY = interop_device(0x03)
+I_KE = interop_device(0x04, "4be0d1c2b3a4958677685a4b3c2d1e04", "ke")
+I_BT = interop_device(0x05)
+I_D1, I_D2 = interop_device(0x06), interop_device(0x07)
+I_KM = interop_device(0x08, "4b08192a3b4c5d6e7f8091a2b3c4d508", "km")    # failed MIC
+I_KR = interop_device(0x09, "4b99887766554433221100ffeeddcc09", "kr")    # nonce reuse
+I_KP = interop_device(0x0A, "4b0a0a0a1b1b1b1b2c2c2c2c3d3d3d0a", "kp")    # replay ...
+I_KQ = interop_device(0x0B, "4b0b0b0b1c1c1c1c2d2d2d2d3e3e3e0b", "kq")    # ... across KQ
+I_U = interop_device(0x0C, "4b0c5a5a5a5a5a5a5a5a5a5a5a5a5a0c")          # key without row
+I_W = interop_device(0x0D)                                              # v1 between v2
+I_P1, I_P2 = interop_device(0x0E), interop_device(0x0F)                 # packet ids
+# every expert info the dissector registers: frame 7 must carry none of them
+ALL_EXPERTS = ("truncated", "unknown_object", "out_of_order", "bad_version", "reserved_bits",
+               "invalid_utf8", "too_short", "no_address", "no_key", "mic_failure",
+               "counter_reuse", "replay", "duplicate", "downgrade", "legacy_v1", "bad_format")
+
+
+def interop(core):
+    """Issue 24: the audit history across plaintext, v1 and other devices' adverts (a
+    replay after a downgrade, a retransmission after a failed MIC, nonce reuse across a
+    plaintext advert, ...), empty object lists, and button values beyond the named ones.
+    One advert per frame on every link type."""
+    s = Sealer(core)
+
+    def no(*experts):
+        return [("!bthome.expert." + e, "") for e in experts]
+
+    clean = no(*AUDIT_EXPERTS)
+    v1e = dict(uuid=BTHOME_V1_ENCRYPTED)
+    v1 = dict(uuid=BTHOME_V1)
+    # A. replay after a downgrade, v2
+    kd1 = s.sealed(I_KD, 100, h("02 ca 09"))
+    f1 = s.add(s.advert(I_KD, kd1), ("bthome.encryption.decrypted", "1"),
+               ("bthome.temperature", "25.06"), *clean)
+    s.add(s.advert(I_KD, h("40 02 cb 09")), ("bthome.expert.downgrade", f"frame {f1}"))
+    s.add(s.advert(I_KD, kd1), ("bthome.expert.replay", f"frame {f1}"), *no("duplicate"))
+    # B. the same for v1 (UUID 0x181E, then plaintext 0x181C)
+    kv1 = s.sealed_v1(I_KV1, 5, h("23 02 c4 09"))
+    f4 = s.add(s.advert(I_KV1, kv1, **v1e), ("bthome.encryption.decrypted", "1"),
+               ("bthome.temperature", "25.00"), *clean)
+    s.add(s.advert(I_KV1, h("23 02 c5 09"), **v1), ("bthome.expert.downgrade", f"frame {f4}"))
+    s.add(s.advert(I_KV1, kv1, **v1e), ("bthome.expert.replay", f"frame {f4}"),
+          *no("duplicate"))
+    # C. empty object lists: never truncated
+    s.add(s.advert(I_EMPTY, h("40")), *no(*ALL_EXPERTS), ("bthome.version", "2"))
+    s.add(s.advert(I_EMPTY, h("00")), ("bthome.expert.bad_version", ""), *no("truncated"))
+    s.add(s.advert(I_EMPTY, h("44")), *no("truncated"))
+    s.add(s.advert(I_KE, s.sealed(I_KE, 1, b"")),           # info, counter and MIC only
+          ("bthome.encryption.decrypted", "1"), *no("truncated", "too_short"))
+    # D. button values: a vendor hold, hold_press, an unnamed one
+    s.add(s.advert(I_BT, h("40 3a fe")), ("bthome.button", "254 (hold (vendor 0xfe))"))
+    s.add(s.advert(I_BT, h("40 3a 80")), ("bthome.button", "128 (hold_press)"))
+    s.add(s.advert(I_BT, h("40 3a 07")), ("bthome.button", "7 (unknown (0x07))"))
+    # E. each history rule with an advert of another kind in between
+    f14 = s.add(s.advert(I_D1, h("40 02 10 0a")), *clean)
+    s.add(s.advert(I_D2, h("40 02 20 0a")), *clean)
+    s.add(s.advert(I_D1, h("40 02 10 0a")), ("bthome.expert.duplicate", f"frame {f14}"))
+    km = s.sealed(I_KM, 50, h("02 00 0a"))
+    tampered = bytearray(km)
+    tampered[-1] ^= 0x01                                    # a bit of the MIC
+    f17 = s.add(s.advert(I_KM, km), ("bthome.encryption.decrypted", "1"), *clean)
+    s.add(s.advert(I_KM, bytes(tampered)), ("bthome.expert.mic_failure", ""), *clean)
+    s.add(s.advert(I_KM, km), ("bthome.expert.replay", f"frame {f17}"), *no("duplicate"))
+    f20 = s.add(s.advert(I_KR, s.sealed(I_KR, 20, h("02 00 0b"))),
+                ("bthome.encryption.decrypted", "1"), *clean)
+    s.add(s.advert(I_KR, h("40 02 00 0b")), ("bthome.expert.downgrade", f"frame {f20}"))
+    s.add(s.advert(I_KR, s.sealed(I_KR, 20, h("02 00 0c"))),
+          ("bthome.expert.counter_reuse", f"frame {f20}"), *no("replay", "duplicate"))
+    f23 = s.add(s.advert(I_KP, s.sealed(I_KP, 30, h("02 00 0d"))),
+                ("bthome.encryption.decrypted", "1"), *clean)
+    s.add(s.advert(I_KQ, s.sealed(I_KQ, 1, h("02 00 0e"))),
+          ("bthome.encryption.decrypted", "1"), *clean)
+    s.add(s.advert(I_KP, s.sealed(I_KP, 29, h("02 01 0d"))),
+          ("bthome.expert.replay", f"frame {f23}"), *no("duplicate", "counter_reuse"))
+    f26 = s.add(s.advert(I_U, s.sealed(I_U, 7, h("02 c4 09"))),
+                ("bthome.encryption.decrypted", "0"), ("bthome.expert.no_key", I_U.mac))
+    s.add(s.advert(I_U, h("23 02 c4 09"), **v1), ("bthome.expert.downgrade", f"frame {f26}"))
+    s.add(s.advert(I_U, h("40 02 c4 09")), ("bthome.expert.downgrade", f"frame {f26}"))
+    s.add(s.advert(I_W, h("40 02 11 0a")), *clean)
+    s.add(s.advert(I_W, h("23 02 12 0a"), **v1))
+    s.add(s.advert(I_W, h("40 02 11 0a")), *no("duplicate"))
+    f32 = s.add(s.advert(I_P1, h("40 00 07 02 00 0a")), *clean)
+    s.add(s.advert(I_P2, h("40 00 07 02 00 0b")), *clean)
+    s.add(s.advert(I_P1, h("40 00 07 02 01 0a")), ("bthome.expert.duplicate", f"frame {f32}"))
+    keys = [key_row(d.mac, d.key, d.name) for d in (I_KD, I_KV1, I_KE, I_KM, I_KR, I_KP, I_KQ)]
+    return s, keys
 
 
 def weather(pid, temp, hum, press, batt, rssi=-62):
@@ -1310,7 +1422,8 @@ def main():
     written = [write_keys(args.out / "multi-report.keys", multi_keys)]
     for name, make in (("encrypted", encrypted), ("encrypted-wildcard", encrypted_wildcard),
                        ("encrypted-audit", encrypted_audit),
-                       ("encrypted-clean", encrypted_clean), ("v1-encrypted", v1_encrypted)):
+                       ("encrypted-clean", encrypted_clean), ("v1-encrypted", v1_encrypted),
+                       ("interop", interop)):
         sealer, keys = make(core)
         sets[name] = one_per_event(sealer.adverts, SET_START_US)
         written += [write_tsv(args.out / f"{name}.tsv", sealer.rows),

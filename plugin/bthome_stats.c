@@ -197,9 +197,9 @@ static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo _U_,
                                          epan_dissect_t *edt _U_, const void *data,
                                          tap_flags_t flags _U_)
 {
-    stat_data_t *stat = (stat_data_t *)tapdata;
+    stat_data_t *stat_data = (stat_data_t *)tapdata;
     const bthome_advert_t *ad = (const bthome_advert_t *)data;
-    stat_tap_table *table = g_array_index(stat->stat_tap_data->tables, stat_tap_table *, 0);
+    stat_tap_table *table = g_array_index(stat_data->stat_tap_data->tables, stat_tap_table *, 0);
     char address[BTHOME_MAC_TEXT_LEN];
 
     if (ad->duplicate || !ad->has_device)

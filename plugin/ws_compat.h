@@ -1,5 +1,7 @@
-/* Shims so that one source builds against Wireshark 4.0 through 4.6
- * (see shared/wireshark-plugin-api.md section 4). */
+/* Shims so that one source builds against Wireshark 4.0 through 4.6.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
 #ifndef BTHOME_WS_COMPAT_H
 #define BTHOME_WS_COMPAT_H
 
@@ -14,9 +16,8 @@ typedef bool wsc_uat_bool;      /* UAT update and field-check callbacks return b
 typedef gboolean wsc_uat_bool;
 #endif
 
-#if !WSC_AT_LEAST(4, 4)
-/* The C99-style tvb accessors arrived in 4.4; the g-names are deprecated there. */
-#define tvb_get_uint8 tvb_get_guint8
+#ifndef UNS     /* 4.4 added it for unit strings in hf[] */
+#define UNS(x) ((const void *)(x))
 #endif
 
 #endif

@@ -78,9 +78,11 @@ def dissect(ws, capture, options=()):
 
 
 def info_column(ws, capture, options=()):
-    """The Info column of each frame, from summary lines (the protocol and length cut)."""
+    """The Info column of each frame, from summary lines (the protocol and length cut);
+    a frame BTHome did not take is "[no BTHome]", whatever its link layer shows."""
     out = ws.run(["-n", "-r", capture, *options]).stdout
-    return [re.sub(r"^.* BTHome \d+ ", "", line) for line in out.splitlines()]
+    return [re.sub(r"^.* BTHome \d+ ", "", line) if " BTHome " in line else "[no BTHome]"
+            for line in out.splitlines()]
 
 
 def check_expert(lines, field, text):
@@ -144,6 +146,8 @@ def same_value(line, want):
         return False
     value, _, label = rest.partition(" (")
     label_value = label[:-1].partition(": ")[2]
+    if wvalue in (value, label_value, label_value.split(", ")[0]):
+        return True
     both = re.fullmatch(r"(\S+) \((.+)\)", wvalue)
     if both:
         return same_value(line, f"{wname} = {both.group(1)}") and \

@@ -5,6 +5,7 @@
  * advertising PDU; HCI LE Advertising Report and LE Extended Advertising Report).
  */
 #include "bthome_adv.h"
+#include "bthome_core.h"
 #include "check.h"
 
 static const uint8_t ADDR[6] = { 0xA4, 0xC1, 0x38, 0x00, 0x00, 0x01 };  /* display order */
@@ -147,14 +148,10 @@ static void test_random_frames(void)
         bthome_adv_span_t adv;
         bthome_service_data_t sd;
         size_t ad_pos = (seed >> 8) % len, pos, name_len, search = 0;
-        bool empty_only = round % 2, candidates = false;
 
-        /* the first look finds a candidate exactly when the search meets one */
-        while (bthome_next_service_data(frame, len, len, NULL, empty_only, &search, &candidates,
-                                        &sd))
-            ;
-        if (bthome_has_service_data_candidate(frame, len, empty_only) != candidates)
-            CHECK_BOOL(bthome_has_service_data_candidate(frame, len, empty_only), candidates);
+        /* the search ends, and what it finds lies in the frame */
+        while (bthome_next_service_data(frame, len, len, NULL, &search, &sd))
+            CHECK(sd.start <= len && sd.adv.end <= len);
         if (bthome_locate_adv_data(frame, len, len, ad_pos, frame + (len > 6 ? len - 6 : 0),
                                    &adv)) {
             CHECK(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= len);
@@ -226,7 +223,6 @@ static void test_service_data_search(void)
     static const uint8_t stranger[6] = { 1, 2, 3, 4, 5, 6 };
     bthome_service_data_t sd;
     size_t pos = 0;
-    bool candidates = false;
 
     /* two reports: both found, each with its report's address; the Flags' 0x06 and the
      * name's bytes are no candidates */
@@ -235,53 +231,36 @@ static void test_service_data_search(void)
          " c0 "
          "03 00 " ADDR_WIRE " 0b " FLAGS " " SVC_AD " c4");
     cur = "search, two reports";
-    CHECK(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd));
-    CHECK(candidates);
+    CHECK(bthome_next_service_data(in, in_len, in_len, NULL, &pos, &sd));
     CHECK_INT(sd.ad, 23);
     CHECK_INT(sd.start, 27);
     CHECK_INT(sd.length, 3);
     CHECK_INT(sd.uuid, 0xFCD2);
     CHECK_INT(sd.adv.address, 7);
-    CHECK(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len, NULL, &pos, &sd));
     CHECK_INT(sd.length, 4);
     CHECK_INT(sd.adv.address, 33);
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd),
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, &pos, &sd),
                false);
-    /* empty_only skips both, and they are no candidates for it */
-    pos = 0;
-    candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, true, &pos, &candidates, &sd),
-               false);
-    CHECK_BOOL(candidates, false);
-    /* the first look agrees */
-    CHECK(bthome_has_service_data_candidate(in, in_len, false));
-    CHECK_BOOL(bthome_has_service_data_candidate(in, in_len, true), false);
     /* LL: an empty v1 service data after the link's AdvA */
     load("d6 be 89 8e 02 0d " ADDR_WIRE " " FLAGS " 03 16 1c 18 11 22 33");
     cur = "search, LL empty v1";
     pos = 0;
-    CHECK(bthome_next_service_data(in, in_len, in_len, ADDR, true, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len, ADDR, &pos, &sd));
     CHECK_INT(sd.length, 0);
     CHECK_INT(sd.uuid, 0x181C);
     /* another advertiser's address: the pattern, but no advertisement holds it */
     pos = 0;
-    candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, stranger, true, &pos, &candidates, &sd),
-               false);
-    CHECK(candidates);
-    CHECK(bthome_has_service_data_candidate(in, in_len, true));
-    /* cut before its UUID's last byte: no candidate */
-    CHECK_BOOL(bthome_has_service_data_candidate(in, in_len - 4, true), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, stranger, &pos, &sd), false);
+    /* cut before its UUID's last byte: none */
+    pos = 0;
+    CHECK_BOOL(bthome_next_service_data(in, in_len - 4, in_len - 4, ADDR, &pos, &sd), false);
     /* a UUID that is not BTHome's, a 0x16 at the very start or end, no frame */
     load("16 03 16 0f 18 06 16");
     pos = 0;
-    candidates = false;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, false, &pos, &candidates, &sd),
+        CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, &pos, &sd),
                false);
-    CHECK_BOOL(candidates, false);
-    CHECK_BOOL(bthome_has_service_data_candidate(in, in_len, false), false);
-    CHECK_BOOL(bthome_next_service_data(NULL, 0, 0, ADDR, false, &pos, &candidates, &sd), false);
-    CHECK_BOOL(bthome_has_service_data_candidate(NULL, 0, true), false);
+    CHECK_BOOL(bthome_next_service_data(NULL, 0, 0, ADDR, &pos, &sd), false);
     cur = "";
 }
 
@@ -291,47 +270,45 @@ static void test_cut_frames(void)
 {
     bthome_service_data_t sd;
     size_t pos = 0;
-    bool candidates = false;
 
     /* LL: AdvA, Flags, the service data cut two bytes into its objects (the temperature's
      * value, then the CRC, not captured) */
     load("d6 be 89 8e 02 11 " ADDR_WIRE " " FLAGS " 07 16 d2 fc 40 02");
     cur = "cut LL";
-    CHECK(bthome_next_service_data(in, in_len, in_len + 5, ADDR, false, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len + 5, ADDR, &pos, &sd));
     CHECK_INT(sd.start, 19);
     CHECK_INT(sd.length, 4);            /* the AD structure's, past the captured end */
     CHECK_INT(sd.adv.end, 23);
     pos = 0;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, false, &pos, &candidates, &sd),
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, ADDR, &pos, &sd),
                false);
-    CHECK(candidates);
     /* cut right after the UUID */
     load("d6 be 89 8e 02 11 " ADDR_WIRE " " FLAGS " 07 16 d2 fc");
     pos = 0;
-    CHECK(bthome_next_service_data(in, in_len, in_len + 7, ADDR, false, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len + 7, ADDR, &pos, &sd));
     CHECK_INT(sd.start, 19);
     CHECK_INT(sd.length, 4);
     /* a PDU length longer than the frame on the wire is no advertisement */
     pos = 0;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len + 3, ADDR, false, &pos, &candidates,
-                                        &sd), false);
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len + 3, ADDR, &pos, &sd), false);
     /* HCI: the event's parameter length counts the bytes the capture lost (the rest of the
      * service data and the RSSI) */
     load("04 3e 17 02 01 03 00 " ADDR_WIRE " 0b " FLAGS " 07 16 d2 fc 40");
     cur = "cut HCI";
     pos = 0;
-    CHECK(bthome_next_service_data(in, in_len, in_len + 4, NULL, false, &pos, &candidates, &sd));
+    CHECK(bthome_next_service_data(in, in_len, in_len + 4, NULL, &pos, &sd));
     CHECK_INT(sd.start, 21);
     CHECK_INT(sd.length, 4);
     CHECK_INT(sd.adv.address, 7);
     pos = 0;
-    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, false, &pos, &candidates, &sd),
+    CHECK_BOOL(bthome_next_service_data(in, in_len, in_len, NULL, &pos, &sd),
                false);
     cur = "";
 }
 
 int main(void)
 {
+    bthome_core_init();
     test_service_data_search();
     test_cut_frames();
     test_link_types();

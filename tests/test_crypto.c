@@ -5,6 +5,7 @@
  * NIST SP 800-38C example 1 (AES-CCM with a 4-byte tag), both independent of this code.
  */
 #include "bthome_audit.h"
+#include "bthome_core.h"
 #include "bthome_crypto.h"
 #include "check.h"
 
@@ -241,11 +242,12 @@ static void test_round_trips(void)
 
 typedef struct {
     const char *what;
-    uint64_t digest;        /* stands for the service data bytes */
+    uint8_t payload;        /* stands for the service data bytes */
     bool encrypted;
     uint32_t counter;       /* used when encrypted */
     int packet_id;
-    bool key_configured, keep;
+    bool key_configured, trusted, forged;
+    unsigned version;
     /* expected findings, in order: kind letters D(uplicate) C(ounter reuse)
      * R(eplay) G (downGrade), each with the earlier frame it names */
     const char *kinds;
@@ -253,8 +255,14 @@ typedef struct {
     bthome_replay_kind_t replay;
 } audit_step_t;
 
-#define ENC(d, c) (d), true, (c), -1, false, true
-#define PLAIN(d, pid) (d), false, 0, (pid), false, true
+/* no key for the device: everything it sends is trusted */
+#define ENC(p, c) (p), true, (c), -1, false, true, false, 2
+#define PLAIN(p, pid) (p), false, 0, (pid), false, true, false, 2
+#define PLAIN_V1(p) (p), false, 0, -1, false, true, false, 1
+/* a key names the device: only what it verified is trusted */
+#define KEYED_ENC(p, c) (p), true, (c), -1, true, true, false, 2
+#define KEYED_PLAIN(p) (p), false, 0, -1, true, false, false, 2
+#define FORGED(p, c) (p), true, (c), -1, true, false, true, 2
 
 static void run_audit(const char *scenario, const audit_step_t *steps, size_t n)
 {
@@ -262,12 +270,21 @@ static void run_audit(const char *scenario, const audit_step_t *steps, size_t n)
     bthome_history_init(&h);
     for (size_t i = 0; i < n; i++) {
         const audit_step_t *s = &steps[i];
-        bthome_audit_input_t in = { (uint32_t)i + 1, s->digest, s->encrypted, s->encrypted,
-                                    s->counter, s->packet_id, s->key_configured, s->keep };
+        bthome_audit_input_t in;
         bthome_audit_result_t out;
         char kinds[4] = "";
         char what[200];
 
+        memset(&in, 0, sizeof in);
+        in.frame = (uint32_t)i + 1;
+        in.version = s->version;
+        bthome_fingerprint(&s->payload, 1, &in.fingerprint);
+        in.encrypted = in.has_counter = s->encrypted;
+        in.counter = s->counter;
+        in.packet_id = s->packet_id;
+        in.key_configured = s->key_configured;
+        in.trusted = s->trusted;
+        in.forged = s->forged;
         snprintf(what, sizeof what, "%s, frame %zu: %s", scenario, i + 1, s->what);
         cur = what;
         bthome_audit_advert(&h, &in, &out);
@@ -321,14 +338,40 @@ static void test_audit(void)
         { "back to an earlier payload", PLAIN(0xE1, 7), "", { 0 }, 0 },
     };
     static const audit_step_t keyed[] = {
-        { "plaintext, key configured", (0xF1), false, 0, -1, true, false, "G", { 0 }, 0 },
-        { "same again: not kept, so no duplicate", (0xF1), false, 0, -1, true, false, "G",
+        { "plaintext, key configured", KEYED_PLAIN(0xF1), "G", { 0 }, 0 },
+        { "same again: a retransmission, still a downgrade", KEYED_PLAIN(0xF1), "DG",
+          { 1, 0 }, 0 },
+        { "verified", KEYED_ENC(0xF2, 10), "", { 0 }, 0 },
+        { "forged, counter 5: no finding", FORGED(0xF3, 5), "", { 0 }, 0 },
+        { "counter 11 verified: the forged 5 left no trace", KEYED_ENC(0xF4, 11), "",
           { 0 }, 0 },
-        { "verified", (0xF2), true, 10, -1, true, true, "", { 0 }, 0 },
-        { "not kept (forged), counter 5", (0xF3), true, 5, -1, true, false, "R", { 3 },
-          BTHOME_REPLAY_STALE },
-        { "counter 6 verified: the forged 5 left no trace", (0xF4), true, 11, -1, true, true,
-          "", { 0 }, 0 },
+        { "counter 10 again, other bytes: nonce reuse", KEYED_ENC(0xF5, 10), "C", { 3 }, 0 },
+    };
+    /* Each rule with an advertisement of another kind between the two that matter: the
+     * duplicate rule looks at the device's previous advertisement, whatever it was. */
+    static const audit_step_t replay_after_downgrade[] = {
+        { "encrypted", KEYED_ENC(0xA1, 100), "", { 0 }, 0 },
+        { "plaintext", KEYED_PLAIN(0xB1), "G", { 1 }, 0 },
+        { "the encrypted one again: no retransmission", KEYED_ENC(0xA1, 100), "R", { 1 },
+          BTHOME_REPLAY_OF_FRAME },
+    };
+    static const audit_step_t replay_after_forgery[] = {
+        { "encrypted", KEYED_ENC(0xA1, 50), "", { 0 }, 0 },
+        { "forged", FORGED(0xA9, 50), "", { 0 }, 0 },
+        { "the first again", KEYED_ENC(0xA1, 50), "R", { 1 }, BTHOME_REPLAY_OF_FRAME },
+    };
+    static const audit_step_t reuse_after_downgrade[] = {
+        { "encrypted", KEYED_ENC(0xA1, 20), "", { 0 }, 0 },
+        { "plaintext", KEYED_PLAIN(0xB1), "G", { 1 }, 0 },
+        { "same counter, other bytes", KEYED_ENC(0xA2, 20), "C", { 1 }, 0 },
+    };
+    static const audit_step_t versions[] = {
+        { "v2", PLAIN(0xE1, -1), "", { 0 }, 0 },
+        { "v1, other bytes", PLAIN_V1(0xE2), "", { 0 }, 0 },
+        { "the v2 again: not the previous one", PLAIN(0xE1, -1), "", { 0 }, 0 },
+        { "the same bytes as v1: another advertisement", PLAIN_V1(0xE1), "", { 0 }, 0 },
+        { "encrypted", ENC(0xA1, 1), "", { 0 }, 0 },
+        { "v1 plaintext", PLAIN_V1(0xE3), "G", { 5 }, 0 },
     };
     run_audit("encrypted device", encrypted_device,
               sizeof encrypted_device / sizeof encrypted_device[0]);
@@ -336,6 +379,29 @@ static void test_audit(void)
     run_audit("reset", reset, sizeof reset / sizeof reset[0]);
     run_audit("plaintext", plaintext, sizeof plaintext / sizeof plaintext[0]);
     run_audit("keyed", keyed, sizeof keyed / sizeof keyed[0]);
+    run_audit("replay after a downgrade", replay_after_downgrade,
+              sizeof replay_after_downgrade / sizeof replay_after_downgrade[0]);
+    run_audit("replay after a forgery", replay_after_forgery,
+              sizeof replay_after_forgery / sizeof replay_after_forgery[0]);
+    run_audit("reuse after a downgrade", reuse_after_downgrade,
+              sizeof reuse_after_downgrade / sizeof reuse_after_downgrade[0]);
+    run_audit("v1 and v2", versions, sizeof versions / sizeof versions[0]);
+}
+
+static bthome_audit_input_t encrypted_input(uint32_t frame, uint32_t counter, uint32_t tag)
+{
+    bthome_audit_input_t in;
+    uint8_t bytes[4] = { (uint8_t)tag, (uint8_t)(tag >> 8), (uint8_t)(tag >> 16), 0x5A };
+
+    memset(&in, 0, sizeof in);
+    in.frame = frame;
+    in.version = 2;
+    bthome_fingerprint(bytes, sizeof bytes, &in.fingerprint);
+    in.encrypted = in.has_counter = true;
+    in.counter = counter;
+    in.packet_id = -1;
+    in.trusted = true;
+    return in;
 }
 
 /* Reuse is caught against the last BTHOME_AUDIT_RECENT_COUNTERS counters, no further. */
@@ -343,63 +409,107 @@ static void test_audit_window(void)
 {
     bthome_device_history_t h;
     bthome_audit_result_t out;
+    bthome_audit_input_t in;
     uint32_t frame = 0;
 
     bthome_history_init(&h);
     for (uint32_t c = 1; c <= BTHOME_AUDIT_RECENT_COUNTERS; c++) {
-        bthome_audit_input_t in = { ++frame, 0x100 + c, true, true, c, -1, false, true };
+        in = encrypted_input(++frame, c, 0x100 + c);
         bthome_audit_advert(&h, &in, &out);
     }
-    bthome_audit_input_t reuse_oldest = { ++frame, 0x999, true, true, 1, -1, false, true };
+    in = encrypted_input(++frame, 1, 0x999);
     cur = "reuse of the oldest counter still in the window";
-    bthome_audit_advert(&h, &reuse_oldest, &out);
+    bthome_audit_advert(&h, &in, &out);
     CHECK_INT(out.count, 1);
     CHECK_INT(out.findings[0].kind, BTHOME_FINDING_COUNTER_REUSE);
     CHECK_INT(out.findings[0].prev_frame, 1);
 
     for (uint32_t c = 1000; c < 1002; c++) {     /* evict counters 1 and 2 */
-        bthome_audit_input_t push = { ++frame, 0x500 + c, true, true, c, -1, false, true };
-        bthome_audit_advert(&h, &push, &out);
+        in = encrypted_input(++frame, c, 0x500 + c);
+        bthome_audit_advert(&h, &in, &out);
     }
-    bthome_audit_input_t reuse_gone = { ++frame, 0x998, true, true, 2, -1, false, true };
+    in = encrypted_input(++frame, 2, 0x998);
     cur = "counter 2 has left the window: a replay, no longer a reuse";
-    bthome_audit_advert(&h, &reuse_gone, &out);
+    bthome_audit_advert(&h, &in, &out);
     CHECK_INT(out.count, 1);
     CHECK_INT(out.findings[0].kind, BTHOME_FINDING_REPLAY);
     CHECK_INT(out.findings[0].replay, BTHOME_REPLAY_RESET);
-    cur = "history size";
-    CHECK(sizeof(bthome_device_history_t) <= 300);
 }
 
-static void test_digest(void)
+/* The 64-bit digest the audit used to compare payloads by: one multiply-xorshift step
+ * per 8-byte word. Kept here to show two payloads it could not tell apart. */
+static uint64_t old_digest_mix(uint64_t h)
 {
-    uint8_t a[40], b[41];
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+}
 
-    for (size_t i = 0; i < sizeof a; i++)
-        a[i] = (uint8_t)(i * 37 + 11);
-    cur = "digest: same bytes, same digest; every length differs from the next";
-    for (size_t len = 0; len < sizeof a; len++) {
-        memcpy(b, a, len);
-        CHECK(bthome_digest(a, len) == bthome_digest(b, len));
-        b[len] = 0;     /* a trailing zero byte is another advert */
-        CHECK(bthome_digest(a, len) != bthome_digest(b, len + 1));
+static uint64_t old_digest(const uint8_t *data, size_t len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+
+    for (; len >= 8; data += 8, len -= 8) {
+        uint64_t w;
+        memcpy(&w, data, sizeof w);
+        h = old_digest_mix(h ^ w);
     }
-    cur = "digest: one bit flipped anywhere changes it";
-    for (size_t len = 1; len <= sizeof a; len++)
-        for (size_t at = 0; at < len; at++)
-            for (unsigned bit = 0; bit < 8; bit++) {
-                memcpy(b, a, len);
-                b[at] ^= (uint8_t)(1u << bit);
-                CHECK(bthome_digest(a, len) != bthome_digest(b, len));
-            }
-    cur = "digest: bytes swapped within the tail change it";
-    CHECK(bthome_digest((const uint8_t *)"\x01\x02\x03", 3) !=
-          bthome_digest((const uint8_t *)"\x02\x01\x03", 3));
-    CHECK(bthome_digest((const uint8_t *)"", 0) != bthome_digest((const uint8_t *)"\0", 1));
+    return old_digest_mix(h ^ 0);   /* no tail: the lengths below are multiples of 8 */
+}
+
+/* Two 16-byte payloads whose second word cancels the first one's difference: the old
+ * digest collides, the fingerprint does not, and the audit calls the second a nonce reuse
+ * (the digest made it a harmless-looking replay). */
+static void test_fingerprint(void)
+{
+    uint8_t a[16], b[16], long_a[60], long_b[60];
+    uint64_t w1a = 0x1122334455667788ULL, w1b = 0x8877665544332211ULL, w2a = 42, w2b;
+    uint64_t h0 = 0x9e3779b97f4a7c15ULL ^ 16;
+    bthome_fingerprint_t fa, fb;
+    bthome_device_history_t h;
+    bthome_audit_result_t out;
+    bthome_audit_input_t in;
+
+    w2b = old_digest_mix(h0 ^ w1a) ^ old_digest_mix(h0 ^ w1b) ^ w2a;
+    memcpy(a, &w1a, 8);
+    memcpy(a + 8, &w2a, 8);
+    memcpy(b, &w1b, 8);
+    memcpy(b + 8, &w2b, 8);
+    cur = "fingerprint: payloads the old digest could not tell apart";
+    CHECK(memcmp(a, b, sizeof a) != 0);
+    CHECK(old_digest(a, sizeof a) == old_digest(b, sizeof b));
+    bthome_fingerprint(a, sizeof a, &fa);
+    bthome_fingerprint(b, sizeof b, &fb);
+    CHECK(!bthome_fingerprint_equal(&fa, &fb));
+
+    bthome_history_init(&h);
+    in = encrypted_input(1, 7, 0);
+    in.fingerprint = fa;
+    bthome_audit_advert(&h, &in, &out);
+    in.frame = 2;
+    in.fingerprint = fb;
+    bthome_audit_advert(&h, &in, &out);
+    CHECK_INT(out.count, 1);
+    CHECK_INT(out.findings[0].kind, BTHOME_FINDING_COUNTER_REUSE);
+
+    cur = "fingerprint: longer payloads by SHA-256, exact in what they tell";
+    for (size_t i = 0; i < sizeof long_a; i++)
+        long_a[i] = (uint8_t)(i * 37 + 11);
+    memcpy(long_b, long_a, sizeof long_b);
+    bthome_fingerprint(long_a, sizeof long_a, &fa);
+    bthome_fingerprint(long_b, sizeof long_b, &fb);
+    CHECK(bthome_fingerprint_equal(&fa, &fb));
+    long_b[59] ^= 1;
+    bthome_fingerprint(long_b, sizeof long_b, &fb);
+    CHECK(!bthome_fingerprint_equal(&fa, &fb));
+    bthome_fingerprint(long_a, 32, &fb);    /* the bytes themselves: no SHA-256 */
+    CHECK(memcmp(fb.bytes, long_a, 32) == 0);
+    bthome_fingerprint(long_a, 33, &fa);    /* one more byte: another length */
+    CHECK(!bthome_fingerprint_equal(&fa, &fb));
 }
 
 int main(void)
 {
+    bthome_core_init();
     test_parse_mac();
     test_parse_key();
     test_spec_example();
@@ -409,6 +519,6 @@ int main(void)
     test_round_trips();
     test_audit();
     test_audit_window();
-    test_digest();
+    test_fingerprint();
     return check_summary();
 }

@@ -1036,6 +1036,7 @@ static void test_fuzz(void)
 
 int main(void)
 {
+    bthome_core_init();
     test_spec_examples();
     test_spec_advert();
     test_integers_match_v2();

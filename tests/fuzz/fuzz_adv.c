@@ -29,11 +29,10 @@ static void check_search(const uint8_t *frame, size_t frame_len, size_t wire_len
 {
     bthome_service_data_t sd;
     size_t pos = 0, last = 0;
-    bool candidates = false, any = false;
+    bool any = false;
 
-    while (bthome_next_service_data(frame, frame_len, wire_len, link, false, &pos, &candidates,
-                                    &sd)) {
-        FUZZ_ASSERT(candidates && pos > last && (!any || sd.ad >= last));
+    while (bthome_next_service_data(frame, frame_len, wire_len, link, &pos, &sd)) {
+        FUZZ_ASSERT(pos > last && (!any || sd.ad >= last));
         FUZZ_ASSERT(sd.adv.start <= sd.ad && sd.start + sd.length <= sd.adv.end);
         FUZZ_ASSERT(sd.start <= frame_len && sd.adv.end <= wire_len);
         FUZZ_ASSERT(bthome_is_service_uuid(sd.uuid));

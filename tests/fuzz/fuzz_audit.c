@@ -1,7 +1,7 @@
 /* libFuzzer target: the device audit fed a sequence of advertisements of one device,
  * 7 input bytes each: flags (bit 0 encrypted, 1 has a counter, 2 key configured,
- * 3 enters the history, 4 has a packet id), counter (u32 LE), payload selector (its
- * digest; few payloads, so identical ones recur), packet id. Findings must point at
+ * 3 trusted, 4 has a packet id, 5 forged), counter (u32 LE), payload selector (one byte
+ * of payload: few payloads, so identical ones recur), packet id. Findings must point at
  * earlier frames and never overflow the result. */
 #include "bthome_audit.h"
 #include "fuzz_common.h"
@@ -16,10 +16,12 @@ static void to_input(const uint8_t *r, uint32_t frame, bthome_audit_input_t *in)
     in->encrypted = r[0] & 1;
     in->has_counter = r[0] & 2;
     in->key_configured = r[0] & 4;
-    in->keep = r[0] & 8;
+    in->trusted = r[0] & 8;
+    in->forged = r[0] & 32;
+    in->version = 2;
     in->counter = (uint32_t)r[1] | (uint32_t)r[2] << 8 | (uint32_t)r[3] << 16 |
                   (uint32_t)r[4] << 24;
-    in->digest = bthome_digest(&r[5], 1);
+    bthome_fingerprint(&r[5], 1, &in->fingerprint);
     in->packet_id = r[0] & 16 ? r[6] : -1;
 }
 
@@ -49,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_result(&out, frame);
         FUZZ_ASSERT(h.recent_count <= BTHOME_AUDIT_RECENT_COUNTERS);
         FUZZ_ASSERT(h.recent_next < BTHOME_AUDIT_RECENT_COUNTERS);
-        if (in.keep && in.has_counter)      /* the highest counter is never forgotten */
+        if (in.trusted && !in.forged && in.has_counter)      /* the highest counter is never forgotten */
             FUZZ_ASSERT(h.has_counter && h.highest_counter >= in.counter);
     }
     return 0;

@@ -194,6 +194,7 @@ static void key_text(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    bthome_core_init();
     if (size == 0)
         return 0;
     switch (data[0] % MODES) {

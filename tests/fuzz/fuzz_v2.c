@@ -8,6 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    bthome_core_init();
     bthome_v2_header_t hdr;
     bthome_header_status_t status = bthome_parse_v2_header(data, size, &hdr);
 

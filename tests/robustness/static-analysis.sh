@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Static analysis of plugin/*.c, every finding an error:
+# Static analysis of the core (core/*.c) and the plugin (plugin/*.c), every finding an error:
 #   1. Wireshark's usual warnings (cmake/WiresharkWarnings.cmake) as errors, gcc and clang,
 #      for the plugin and the core (-O2, so that flow-based warnings run too);
 #   2. cppcheck (warning, style, performance, portability; suppressions with their
@@ -38,18 +38,18 @@ run_cppcheck() {
     cppcheck --enable=warning,style,performance,portability --std=c11 --inline-suppr -q \
         --suppressions-list="$src/tests/robustness/cppcheck-suppressions.txt" \
         --template='{file}:{line}: {severity}: {message} [{id}]' -j2 \
-        -I "$src/plugin" $(pkg-config --cflags-only-I wireshark glib-2.0) \
-        -DHAVE_SSIZE_T -DPLUGIN_VERSION='"0"' "$src"/plugin/*.c >"$out" 2>&1
+        -I "$src/core" -I "$src/plugin" $(pkg-config --cflags-only-I wireshark glib-2.0) \
+        -DHAVE_SSIZE_T -DPLUGIN_VERSION='"0"' "$src"/core/*.c "$src"/plugin/*.c >"$out" 2>&1
     if [ -s "$out" ]; then
         echo "static: cppcheck: $(grep -c ': ' "$out") finding(s)"; cat "$out"; return 1
     fi
-    echo "static: cppcheck: clean ($(ls "$src"/plugin/*.c | wc -l) files)"
+    echo "static: cppcheck: clean ($(ls "$src"/core/*.c "$src"/plugin/*.c | wc -l) files)"
 }
 
 run_clang_tidy() {
     local out=$build/clang-tidy.txt files
-    # the plugin's files as the clang build compiled them
-    files=$(python3 -c 'import json,sys; print("\n".join(sorted({e["file"] for e in json.load(open(sys.argv[1])) if "/plugin/" in e["file"]})))' \
+    # the core's and the plugin's files as the clang build compiled them
+    files=$(python3 -c 'import json,sys; print("\n".join(sorted({e["file"] for e in json.load(open(sys.argv[1])) if "/plugin/" in e["file"] or "/core/" in e["file"]})))' \
         "$build/clang/compile_commands.json")
     echo "$files" | xargs -P2 -n1 clang-tidy -p "$build/clang" --quiet >"$out" 2>/dev/null
     if grep -qE '(warning|error):' "$out"; then

@@ -7,6 +7,8 @@
  * precedes it), and a fixed number of bytes before it in HCI advertising reports, with a
  * length byte that bounds it. A candidate is accepted only when the AD structures
  * chain from its start, through the service data, to its end.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef BTHOME_ADV_H
 #define BTHOME_ADV_H
@@ -53,17 +55,12 @@ typedef struct {
 /* The BTHome service data AD structures of a frame, one per call: start with *pos 0 and
  * call again while it returns true. Each must sit in an advertisement, placed by
  * bthome_locate_adv_data after link_addr (LE link layer) or, without it, by
- * bthome_locate_hci_report. empty_only: only those with no data after the UUID.
- * *candidates is set when the bytes hold one it looks for (length, 0x16, a BTHome UUID),
- * placed or not. wire_len: the frame's length before the capture's snap length cut it to
- * frame_len (or frame_len): the last service data may then run past the captured bytes,
- * its length still the AD structure's. */
+ * bthome_locate_hci_report. wire_len: the frame's length before the capture's snap
+ * length cut it to frame_len (or frame_len): the last service data may then run past
+ * the captured bytes, its length still the AD structure's. */
 bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
-                              const uint8_t link_addr[6], bool empty_only, size_t *pos,
-                              bool *candidates, bthome_service_data_t *out);
-/* Whether the bytes hold a candidate bthome_next_service_data would look at (length,
- * 0x16, a BTHome UUID), placed or not: a quicker first look for frames that seldom do. */
-bool bthome_has_service_data_candidate(const uint8_t *frame, size_t frame_len, bool empty_only);
+                              const uint8_t link_addr[6], size_t *pos,
+                              bthome_service_data_t *out);
 
 /* The Complete Local Name, else the Shortened one: offset and length in frame. adv->end
  * must lie within the captured bytes. */

@@ -1,9 +1,10 @@
 /* The BTHome v2 object table: the single source of truth for the format.
  *
- * One row per object ID. The rows drive the parser (plugin/bthome_core.c), the
- * display-filter fields and tree text (plugin/packet-bthome.c), the capture generator
- * (captures/make_captures.py parses this file) and the field reference in the README.
- * Adding an object ID is adding a row here.
+ * One row per object ID. The rows drive the parser and value text (core/bthome_core.c),
+ * the display-filter fields (tools/gen_object_fields.c writes them into
+ * plugin/packet-bthome-objects.c), the capture generator (captures/make_captures.py
+ * parses this file) and the field reference in the docs. Adding an object ID is adding a
+ * row here, then rebuilding the target object-fields.
  *
  * Columns:
  *   id      object ID
@@ -21,13 +22,17 @@
  *   words   BINARY: "false|true"; ENUM, EVENT, DIMMER, COMMAND: "value=word|..."; else ""
  *
  * Keep the rows in ascending ID order (the unit tests check it).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef BTHOME_OBJECTS_H
 #define BTHOME_OBJECTS_H
 
+/* The spec's button events, and 0xFE: outside the spec, Shelly BLU buttons send it for
+ * "hold"; every other value stays unknown. */
 #define BTHOME_BUTTON_WORDS \
     "0=none|1=press|2=double_press|3=triple_press|4=long_press|5=long_double_press|" \
-    "6=long_triple_press|128=hold_press"
+    "6=long_triple_press|128=hold_press|254=hold (vendor 0xfe)"
 
 /*  id    name                    field                    kind       type   len factor      unit      words */
 #define BTHOME_OBJECT_TABLE(X) \

@@ -1,5 +1,7 @@
 /* Pure-C core of the BTHome dissector: object table lookup, parsing and value
  * formatting, with no Wireshark dependency so it can be unit-tested and fuzzed alone.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef BTHOME_CORE_H
 #define BTHOME_CORE_H
@@ -37,9 +39,7 @@ typedef enum {
     BTHOME_TYPE_CMD,
 } bthome_type_t;
 
-/* One row of plugin/bthome_objects.h. */
-#define BTHOME_LABEL_SIZE 32
-
+/* One row of core/bthome_objects.h. */
 typedef struct {
     uint8_t id;
     const char *name;
@@ -50,12 +50,11 @@ typedef struct {
     const char *factor;
     const char *unit;
     const char *words;
-    uint8_t name_len;       /* strlen(name): the Info column copies names per object */
-    /* name and a space, NUL-padded: the Info column copies it at a constant size (a copy
-     * of a variable size is a loop or a call, per object of every advert). A longer name
-     * does not compile. */
-    char label[BTHOME_LABEL_SIZE];
 } bthome_object_def_t;
+
+/* Works out what parsing needs of each row (its field's first ID, its factor as an
+ * integer over a power of ten). Call once before parsing; calling again does nothing. */
+void bthome_core_init(void);
 
 /* NULL for an ID the table does not know. */
 const bthome_object_def_t *bthome_object_def(uint8_t id);
@@ -94,17 +93,8 @@ bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_
 #define BTHOME_MAC_LEN            6
 
 /* A MAC's bytes in the other order: the air and HCI carry it least significant first,
- * displays most significant first. Written out: a loop of six is not unrolled at -O2, and
- * this runs for every advert. */
-static inline void bthome_mac_reverse(uint8_t out[BTHOME_MAC_LEN], const uint8_t in[BTHOME_MAC_LEN])
-{
-    out[0] = in[5];
-    out[1] = in[4];
-    out[2] = in[3];
-    out[3] = in[2];
-    out[4] = in[1];
-    out[5] = in[0];
-}
+ * displays most significant first. */
+void bthome_mac_reverse(uint8_t out[BTHOME_MAC_LEN], const uint8_t in[BTHOME_MAC_LEN]);
 
 typedef struct {
     uint8_t info;
@@ -154,17 +144,14 @@ typedef struct {
     bool has_steps;
 } bthome_object_t;
 
-/* Objects so far per field in one object list, indexed by the field's first ID. A count
- * is valid only once its bit is set: a new list clears 32 bytes, not 512. */
+/* Objects so far per field in one object list, indexed by the field's first ID (an
+ * object list holds at most 255 objects). */
 typedef struct {
-    uint32_t valid[256 / 32];
-    uint16_t count[256];
+    uint8_t count[256];
 } bthome_ordinals_t;
 
-/* Starts a new list. */
-void bthome_ordinals_init(bthome_ordinals_t *seen);
 /* 1 for the first object of def's field in the list, 2 for the next, ... Shared by the
- * v2 and v1 parsers. */
+ * v2 and v1 parsers; start a list with a zeroed bthome_ordinals_t. */
 unsigned bthome_next_ordinal(bthome_ordinals_t *seen, const bthome_object_def_t *def);
 
 typedef struct {
@@ -186,10 +173,10 @@ bool bthome_parser_next(bthome_parser_t *p, bthome_object_t *obj);
  * object that did not decode. */
 bool bthome_format_value(const bthome_object_t *obj, const uint8_t *data,
                          char *buf, size_t size);
-/* The same, returning the text's length (strlen(buf)), or -1 where bthome_format_value
- * returns false: callers that append the text need not measure it again. */
-int bthome_format_value_len(const bthome_object_t *obj, const uint8_t *data,
-                            char *buf, size_t size);
+/* scaled / 10^decimals with exactly that many decimals, then " unit" when unit is not
+ * empty: "25.06 °C" from 2506, 2, "°C". Exact for every int64. */
+void bthome_format_number(int64_t scaled, unsigned decimals, const char *unit,
+                          char *buf, size_t size);
 /* "Temperature", "Temperature 2", ... */
 void bthome_format_label(const bthome_object_t *obj, char *buf, size_t size);
 

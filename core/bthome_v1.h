@@ -19,6 +19,8 @@
  * A v1 length is explicit, so a bad object (unknown ID, format 6/7 or one its kind cannot
  * take, a bad size, an integer beyond 64 bits) is reported and parsing CONTINUES. Only a
  * zero length (no ID byte) or a length running past the end stops it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef BTHOME_V1_H
 #define BTHOME_V1_H

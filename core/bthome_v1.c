@@ -1,4 +1,7 @@
-/* Legacy BTHome v1 object lists; see bthome_v1.h. */
+/* Legacy BTHome v1 object lists; see bthome_v1.h.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
 #include "bthome_v1.h"
 
 #include <math.h>
@@ -10,7 +13,6 @@
  * binary64, as on every platform Wireshark runs on. */
 _Static_assert(sizeof(float) == 4 && sizeof(double) == 8, "IEEE float sizes");
 
-#define TWO_POW_52 4503599627370496.0   /* below it a double holds an integer exactly */
 #define TWO_POW_53 9007199254740992.0
 #define TWO_POW_63 9223372036854775808.0
 
@@ -30,11 +32,9 @@ const char *bthome_v1_status_name(bthome_v1_status_t status)
 
 void bthome_v1_parser_init(bthome_v1_parser_t *p, const uint8_t *data, size_t len)
 {
+    memset(p, 0, sizeof *p);
     p->data = data;
     p->len = len;
-    p->pos = 0;
-    p->stopped = false;
-    bthome_ordinals_init(&p->seen);
 }
 
 /* Which formats a kind can take and how many value bytes each allows (bthome_v1.h). */
@@ -255,20 +255,6 @@ static void append_unit(const bthome_object_def_t *def, char *buf, size_t size)
         snprintf(buf + used, size - used, " %s", def->unit);
 }
 
-/* n / 10^decimals with exact digits, for integers past what a double holds exactly. */
-static void format_fixed(int64_t n, unsigned decimals, char *buf, size_t size)
-{
-    uint64_t mag = n < 0 ? 0 - (uint64_t)n : (uint64_t)n, pow10 = 1;
-    for (unsigned i = 0; i < decimals; i++)
-        pow10 *= 10;
-    if (decimals == 0)
-        snprintf(buf, size, "%s%llu", n < 0 ? "-" : "", (unsigned long long)mag);
-    else
-        snprintf(buf, size, "%s%llu.%0*llu", n < 0 ? "-" : "",
-                 (unsigned long long)(mag / pow10), (int)decimals,
-                 (unsigned long long)(mag % pow10));
-}
-
 /* Whether text read back lies within half a unit of the source float's precision. */
 static bool reads_back(const char *text, double v, int mant_bits)
 {
@@ -327,15 +313,6 @@ bool bthome_v1_format_value(const bthome_v1_object_t *o, const uint8_t *data,
         snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
                  m[5]);
         return true;
-    }
-    if (obj->def->kind == BTHOME_KIND_NUMBER) {
-        /* v2 prints raw x factor from a double: exact while the digits stay below 2^52 */
-        int64_t digits = obj->raw * bthome_factor_digits(obj->def);
-        if (fabs((double)digits) >= TWO_POW_52) {
-            format_fixed(digits, bthome_factor_decimals(obj->def), buf, size);
-            append_unit(obj->def, buf, size);
-            return true;
-        }
     }
     return bthome_format_value(obj, data, buf, size);
 }

@@ -1,6 +1,8 @@
 /* BTHome encryption, Wireshark-free: key and MAC text, nonces, AES-128-CCM with a
  * 4-byte tag through libgcrypt. Shared by the dissector, the unit tests and the
  * capture generator (which loads the core as a shared library).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef BTHOME_CRYPTO_H
 #define BTHOME_CRYPTO_H

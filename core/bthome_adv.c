@@ -1,4 +1,7 @@
-/* The advertisement around a BTHome service data; see bthome_adv.h. */
+/* The advertisement around a BTHome service data; see bthome_adv.h.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
 #include "bthome_adv.h"
 #include "bthome_core.h"
 #include "bthome_v1.h"
@@ -105,19 +108,13 @@ static bool span_after_address(const frame_t *f, size_t ad_pos, size_t a,
            try_span(f, ad_pos, a + HCI_EXT_LEN_OFFSET + 1, frame[a + HCI_EXT_LEN_OFFSET], out);
 }
 
-/* The last byte c in the first n of s, or NULL: memrchr where the C library has it (a
- * vector search; this runs for every advert on 4.0; CMake defines _GNU_SOURCE for this
- * file), else a loop. */
+/* The last byte c in the first n of s, or NULL. */
 static const uint8_t *last_byte(const uint8_t *s, uint8_t c, size_t n)
 {
-#if defined(__GLIBC__) && defined(_GNU_SOURCE)
-    return (const uint8_t *)memrchr(s, c, n);
-#else
     while (n-- > 0)
         if (s[n] == c)
             return s + n;
     return NULL;
-#endif
 }
 
 static bool locate_adv_data(const frame_t *f, size_t ad_pos, const uint8_t addr[6],
@@ -230,107 +227,38 @@ static unsigned uuid_after(const uint8_t *frame, size_t at)
     return (unsigned)(frame[at + 1] | frame[at + 2] << 8);
 }
 
-/* Whether the AD type byte at `at` starts a candidate: a BTHome UUID after it, an AD length
- * before it that holds one (exactly, with empty_only). */
-static bool service_data_candidate(const uint8_t *frame, size_t frame_len, size_t at,
-                                   bool empty_only)
+/* Whether the AD type byte at `at` starts a candidate: a BTHome UUID after it, an AD
+ * length before it that holds one. */
+static bool service_data_candidate(const uint8_t *frame, size_t frame_len, size_t at)
 {
-    unsigned ad_len;
-
-    if (at == 0 || at + 2 >= frame_len)
-        return false;
-    ad_len = frame[at - 1];
-    if (ad_len < BTHOME_AD_SERVICE_DATA_HEADER ||
-        (empty_only && ad_len != BTHOME_AD_SERVICE_DATA_HEADER))
+    if (at == 0 || at + 2 >= frame_len || frame[at - 1] < BTHOME_AD_SERVICE_DATA_HEADER)
         return false;
     return bthome_is_service_uuid(uuid_after(frame, at));
 }
 
-/* 16 bytes at a time, in portable GNU C vectors (SSE2 on x86-64, NEON on ARM). */
-typedef uint8_t bytes16_t __attribute__((vector_size(16)));
-#define BYTES16 16
-
-static inline bytes16_t load_bytes16(const uint8_t *p)
-{
-    bytes16_t v;
-
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* Where an AD length 3 followed by the service data type starts among p[0..15] (reads
- * p[0..16]): all ones there. */
-static inline bytes16_t empty_starts(const uint8_t *p)
-{
-    return (bytes16_t)((load_bytes16(p) == BTHOME_AD_SERVICE_DATA_HEADER) &
-                       (load_bytes16(p + 1) == BTHOME_AD_SERVICE_DATA_16));
-}
-
-/* False when no empty service data can start in the frame: no length 3 before a type
- * 0x16. 4.2+ asks this of every frame, and nearly all have none; memchr stopped at each
- * non-empty service data's type byte and was called again, three calls a frame. The
- * blocks' hits are gathered and tested once. True for frames shorter than a block: the
- * exact search decides. */
-static bool may_hold_empty_service_data(const uint8_t *frame, size_t frame_len)
-{
-    bytes16_t hits;
-    uint64_t halves[2];
-
-    if (frame_len < BYTES16 + 1)
-        return true;
-    /* the last block ends at the frame's end, overlapping the one before */
-    hits = empty_starts(frame + frame_len - (BYTES16 + 1));
-    for (size_t pos = 0; pos + BYTES16 + 1 < frame_len; pos += BYTES16)
-        hits |= empty_starts(frame + pos);
-    memcpy(halves, &hits, sizeof halves);
-    return (halves[0] | halves[1]) != 0;
-}
-
-bool bthome_has_service_data_candidate(const uint8_t *frame, size_t frame_len, bool empty_only)
-{
-    const uint8_t *type;
-
-    if (empty_only && frame && !may_hold_empty_service_data(frame, frame_len))
-        return false;
-
-    for (size_t pos = 0; frame && pos < frame_len &&
-         (type = memchr(frame + pos, BTHOME_AD_SERVICE_DATA_16, frame_len - pos));) {
-        size_t at = (size_t)(type - frame);
-
-        if (service_data_candidate(frame, frame_len, at, empty_only))
-            return true;
-        pos = at + 1;
-    }
-    return false;
-}
-
 bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
-                              const uint8_t link_addr[6], bool empty_only, size_t *pos,
-                              bool *candidates, bthome_service_data_t *out)
+                              const uint8_t link_addr[6], size_t *pos,
+                              bthome_service_data_t *out)
 {
     const frame_t f = frame_of(frame, frame_len, wire_len);
     const uint8_t *type;
 
     if (!frame)
         return false;
-    /* memchr to each service data type byte: this runs for every frame */
     while (*pos < frame_len &&
            (type = memchr(frame + *pos, BTHOME_AD_SERVICE_DATA_16, frame_len - *pos))) {
         size_t at = (size_t)(type - frame);
-        unsigned ad_len;
 
         *pos = at + 1;
-        if (!service_data_candidate(frame, frame_len, at, empty_only))
+        if (!service_data_candidate(frame, frame_len, at))
             continue;
-        ad_len = frame[at - 1];
-        *candidates = true;
         out->ad = at - 1;
         if (!(link_addr ? locate_adv_data(&f, out->ad, link_addr, &out->adv)
                         : locate_hci_report(&f, out->ad, &out->adv)))
             continue;
         /* the advertisement holds the whole AD structure (its end may be cut off) */
         out->start = out->ad + 1 + BTHOME_AD_SERVICE_DATA_HEADER;
-        out->length = ad_len - BTHOME_AD_SERVICE_DATA_HEADER;
+        out->length = frame[out->ad] - (size_t)BTHOME_AD_SERVICE_DATA_HEADER;
         out->uuid = (uint16_t)uuid_after(frame, at);
         return true;
     }

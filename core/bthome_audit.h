@@ -1,11 +1,13 @@
 /* Device crypto audit, Wireshark-free: what the spec asks a receiver to check from one
- * advertisement of a device to the next (counter must increase, no plaintext from an
+ * advertisement of a device to the next (the counter must increase, no plaintext from an
  * encrypting device), plus nonce reuse and retransmissions.
  *
- * The caller keeps one history per device and feeds it the device's advertisements in
- * capture order, once each. A history is fixed-size (sizeof(bthome_device_history_t),
- * under 300 bytes): counter reuse is detected against the device's last
- * BTHOME_AUDIT_RECENT_COUNTERS distinct counters, replays against all of them.
+ * The caller keeps one history per device and feeds it every advertisement of the
+ * device in capture order, once each. A history has a fixed size: counter reuse is
+ * detected against the device's last BTHOME_AUDIT_RECENT_COUNTERS distinct counters,
+ * replays against all of them.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef BTHOME_AUDIT_H
 #define BTHOME_AUDIT_H
@@ -15,19 +17,34 @@
 #include <stdint.h>
 
 #define BTHOME_AUDIT_RECENT_COUNTERS 16
+#define BTHOME_FINGERPRINT_BYTES     32
+
+/* What tells two service data apart: their bytes themselves when they fit (every legacy
+ * advertisement does), else their SHA-256. Two fingerprints are equal exactly when the
+ * bytes are, short of a SHA-256 collision. */
+typedef struct {
+    uint16_t length;            /* of the service data */
+    uint8_t bytes[BTHOME_FINGERPRINT_BYTES];
+} bthome_fingerprint_t;
+
+void bthome_fingerprint(const uint8_t *data, size_t len, bthome_fingerprint_t *out);
+bool bthome_fingerprint_equal(const bthome_fingerprint_t *a, const bthome_fingerprint_t *b);
 
 typedef struct {
     uint32_t counter;
     uint32_t frame;
-    uint64_t digest;            /* of the whole service data */
+    bthome_fingerprint_t fingerprint;
 } bthome_counter_seen_t;
 
-/* Zero-initialise. Frame numbers start at 1, so 0 means "none". */
+/* Initialise with bthome_history_init. Frame numbers start at 1, so 0 means "none". */
 typedef struct {
-    uint64_t last_digest;
-    uint32_t last_frame;        /* first frame of the latest run of identical adverts */
-    int16_t last_packet_id;     /* -1 when the previous advert had none */
+    /* the device's previous advertisement, whatever it was */
     bool has_last;
+    uint8_t last_version;
+    int16_t last_packet_id;     /* -1 when it had none */
+    uint32_t last_frame;        /* first frame of the latest run of identical adverts */
+    bthome_fingerprint_t last;
+    /* what trusted advertisements told */
     uint32_t last_encrypted_frame;
     bool has_counter;
     uint32_t highest_counter;
@@ -40,14 +57,17 @@ void bthome_history_init(bthome_device_history_t *h);
 
 typedef struct {
     uint32_t frame;
-    uint64_t digest;            /* bthome_digest() of the service data */
+    unsigned version;           /* 1 or 2: the same bytes under another UUID differ */
+    bthome_fingerprint_t fingerprint;   /* of the service data after the UUID */
     bool encrypted;
     bool has_counter;           /* encrypted and long enough to hold one */
     uint32_t counter;
     int packet_id;              /* packet id object (0x00) of the plaintext, or -1 */
     bool key_configured;        /* a key names this device */
-    bool keep;                  /* enters the history (false: checked only, e.g. a
-                                   plaintext advert of a keyed device) */
+    bool trusted;               /* its counter and encryption enter the history: the
+                                   device's key verified it, or the device has no key */
+    bool forged;                /* the device's own key failed: no finding, it only
+                                   becomes the device's previous advertisement */
 } bthome_audit_input_t;
 
 typedef enum {
@@ -80,9 +100,5 @@ typedef struct {
 /* Checks one advertisement against the device's history, then records it. */
 void bthome_audit_advert(bthome_device_history_t *h, const bthome_audit_input_t *in,
                          bthome_audit_result_t *out);
-
-/* 64-bit digest of the bytes (eight per step): advertisements are compared by digest, not
- * kept. Two inputs of the same length that differ in one 8-byte step never collide. */
-uint64_t bthome_digest(const uint8_t *data, size_t len);
 
 #endif

@@ -1,7 +1,12 @@
-/* Device crypto audit; see bthome_audit.h. */
+/* Device crypto audit; see bthome_audit.h.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
 #include "bthome_audit.h"
 
 #include <string.h>
+
+#include <gcrypt.h>
 
 #define NEAR_ZERO        0xFF   /* where a wrapped or restarted counter lands */
 #define RESET_RATIO      16     /* "far below the highest": under 1/16 of it */
@@ -12,42 +17,19 @@ void bthome_history_init(bthome_device_history_t *h)
     h->last_packet_id = -1;
 }
 
-/* One step of the digest: a multiply spreads the word's bits upwards, the shift brings the
- * high half back down (splitmix64's finaliser). */
-static inline uint64_t digest_mix(uint64_t h)
+void bthome_fingerprint(const uint8_t *data, size_t len, bthome_fingerprint_t *out)
 {
-    h *= 0xbf58476d1ce4e5b9ULL;
-    return h ^ (h >> 31);
+    memset(out, 0, sizeof *out);
+    out->length = (uint16_t)len;
+    if (len <= sizeof out->bytes)
+        memcpy(out->bytes, data, len);
+    else
+        gcry_md_hash_buffer(GCRY_MD_SHA256, out->bytes, data, len);
 }
 
-uint64_t bthome_digest(const uint8_t *data, size_t len)
+bool bthome_fingerprint_equal(const bthome_fingerprint_t *a, const bthome_fingerprint_t *b)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, tail = 0;
-    uint32_t w4;
-    uint16_t w2;
-
-    for (; len >= 8; data += 8, len -= 8) {
-        uint64_t w;
-        memcpy(&w, data, sizeof w);
-        h = digest_mix(h ^ w);
-    }
-    /* the last 0-7 bytes in one word, by constant-size copies */
-    if (len & 4) {
-        memcpy(&w4, data, sizeof w4);
-        tail = w4;
-        data += 4;
-    }
-    if (len & 2) {
-        memcpy(&w2, data, sizeof w2);
-        tail = tail << 16 | w2;
-        data += 2;
-    }
-    if (len & 1)
-        tail = tail << 8 | data[0];
-    /* digests are only compared, never used to spread keys over buckets: one step per
-     * word keeps the last word's bits distinct (each step is a bijection), no extra
-     * rounds of mixing */
-    return digest_mix(h ^ tail);
+    return a->length == b->length && memcmp(a->bytes, b->bytes, sizeof a->bytes) == 0;
 }
 
 static const bthome_counter_seen_t *find_recent(const bthome_device_history_t *h,
@@ -95,7 +77,7 @@ static void check_counter(const bthome_device_history_t *h, const bthome_audit_i
                           const bthome_counter_seen_t *seen, bool duplicate,
                           bthome_audit_result_t *out)
 {
-    if (seen && seen->digest != in->digest) {
+    if (seen && !bthome_fingerprint_equal(&seen->fingerprint, &in->fingerprint)) {
         add_finding(out, BTHOME_FINDING_COUNTER_REUSE, seen->frame);
     } else if (duplicate) {
         return;     /* a retransmission is no replay */
@@ -111,20 +93,23 @@ static void check_counter(const bthome_device_history_t *h, const bthome_audit_i
 static void record(bthome_device_history_t *h, const bthome_audit_input_t *in, bool identical,
                    bool counter_recent)
 {
-    if (!in->keep)
-        return;
+    /* every advertisement is the device's previous one for the next */
     if (!identical) {
-        h->last_digest = in->digest;
+        h->last = in->fingerprint;
+        h->last_version = (uint8_t)in->version;
         h->last_frame = in->frame;
         h->has_last = true;
     }
     h->last_packet_id = (int16_t)in->packet_id;
+    if (!in->trusted || in->forged)
+        return;     /* a forged frame must not poison the counters */
     if (in->encrypted)
         h->last_encrypted_frame = in->frame;
     if (!in->has_counter)
         return;
     if (!counter_recent) {
-        h->recent[h->recent_next] = (bthome_counter_seen_t){ in->counter, in->frame, in->digest };
+        h->recent[h->recent_next] = (bthome_counter_seen_t){ in->counter, in->frame,
+                                                             in->fingerprint };
         h->recent_next = (uint8_t)((h->recent_next + 1) % BTHOME_AUDIT_RECENT_COUNTERS);
         if (h->recent_count < BTHOME_AUDIT_RECENT_COUNTERS)
             h->recent_count++;
@@ -139,19 +124,21 @@ static void record(bthome_device_history_t *h, const bthome_audit_input_t *in, b
 void bthome_audit_advert(bthome_device_history_t *h, const bthome_audit_input_t *in,
                          bthome_audit_result_t *out)
 {
-    bool identical = h->has_last && in->digest == h->last_digest;
+    bool identical = h->has_last && in->version == h->last_version &&
+                     bthome_fingerprint_equal(&in->fingerprint, &h->last);
     bool same_packet_id = h->has_last && !identical && in->packet_id >= 0 &&
                           in->packet_id == h->last_packet_id;
-    /* one search serves the check and the record: the history does not change between */
     const bthome_counter_seen_t *seen = in->has_counter ? find_recent(h, in->counter) : NULL;
 
     out->count = 0;
-    if (identical || same_packet_id)
-        add_finding(out, BTHOME_FINDING_DUPLICATE, h->last_frame)->same_packet_id =
-            same_packet_id;
-    if (!in->encrypted && (in->key_configured || h->last_encrypted_frame))
-        add_finding(out, BTHOME_FINDING_DOWNGRADE, h->last_encrypted_frame);
-    if (in->has_counter && !identical)
-        check_counter(h, in, seen, same_packet_id, out);
+    if (!in->forged) {
+        if (identical || same_packet_id)
+            add_finding(out, BTHOME_FINDING_DUPLICATE, h->last_frame)->same_packet_id =
+                same_packet_id;
+        if (!in->encrypted && (in->key_configured || h->last_encrypted_frame))
+            add_finding(out, BTHOME_FINDING_DOWNGRADE, h->last_encrypted_frame);
+        if (in->has_counter && !identical)
+            check_counter(h, in, seen, same_packet_id, out);
+    }
     record(h, in, identical, seen != NULL);
 }

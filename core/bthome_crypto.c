@@ -1,4 +1,7 @@
-/* BTHome encryption; see bthome_crypto.h. */
+/* BTHome encryption; see bthome_crypto.h.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
 #include "bthome_crypto.h"
 #include "bthome_core.h"
 #include "bthome_v1.h"

@@ -1,0 +1,91 @@
+/* Wireshark 4.0's hook for BTHome. Its btcommon dissector has no service data table
+ * (btcommon.eir_ad.entry.uuid arrived with 4.2): a postdissector finds the BTHome service
+ * data AD structures in each frame's bytes and calls the BTHome handles on them, as 4.2+
+ * does through the table. Registered only where that table is missing, so that dropping
+ * 4.0 is deleting this file.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <wireshark.h>
+#include <epan/packet.h>
+#include <epan/exceptions.h>
+#include <epan/show_exception.h>
+#include <epan/dissectors/packet-bluetooth.h>
+
+#include "bthome_adv.h"
+#include "bthome_v1.h"
+#include "packet-bthome.h"
+
+static dissector_handle_t handle_v2, handle_v1, handle_v1_encrypted;
+
+static dissector_handle_t handle_of(unsigned uuid)
+{
+    return uuid == BTHOME_UUID_V2 ? handle_v2
+         : uuid == BTHOME_UUID_V1 ? handle_v1 : handle_v1_encrypted;
+}
+
+/* One service data: its own layer, like any protocol. An exception it raises (a frame
+ * cut short) is shown there, and the frame's other service data and postdissectors
+ * still run. Returns whether it raised one. */
+static bool call_bthome(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree,
+                        const bthome_service_data_t *sd, const uint8_t *link_advertiser)
+{
+    tvbuff_t *tvb = tvb_new_subset_length(frame, (int)sd->start, (int)sd->length);
+    uint8_t report_address[BTHOME_MAC_LEN];
+    bluetooth_eir_ad_data_t ad;
+    volatile bool raised = false;
+
+    memset(&ad, 0, sizeof ad);
+    if (!link_advertiser) {     /* HCI: the advertising report's own address */
+        bthome_mac_reverse(report_address, tvb_get_ptr(frame, (int)sd->adv.address,
+                                                       BTHOME_MAC_LEN));
+        ad.bd_addr = report_address;
+    }
+    TRY {
+        call_dissector_with_data(handle_of(sd->uuid), tvb, pinfo, tree, &ad);
+    }
+    CATCH_NONFATAL_ERRORS {
+        show_exception(tvb, pinfo, tree, EXCEPT_CODE, GET_MESSAGE);
+        raised = true;
+    }
+    ENDTRY;
+    return raised;
+}
+
+static int dissect_frame_search(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                                void *data _U_)
+{
+    unsigned len = tvb_captured_length(tvb);
+    const uint8_t *link_advertiser = NULL;
+    bthome_service_data_t sd;
+    size_t pos = 0;
+    bool found = false, raised = false;
+
+    if (!proto_is_protocol_enabled(find_protocol_by_id(proto_bthome)) || len == 0)
+        return 0;
+    if (pinfo->src.type == AT_ETHER && pinfo->src.len == BTHOME_MAC_LEN)
+        link_advertiser = (const uint8_t *)pinfo->src.data;     /* btle: AdvA */
+    while (bthome_next_service_data(tvb_get_ptr(tvb, 0, (int)len), len,
+                                    tvb_reported_length(tvb), link_advertiser, &pos, &sd)) {
+        /* 4.2+ hands no service data without bytes after the UUID to the table: alike */
+        if (sd.length == 0)
+            continue;
+        raised |= call_bthome(tvb, pinfo, tree, &sd, link_advertiser);
+        found = true;
+    }
+    /* A frame cut short after its BTHome service data: BTHome's summary has replaced the
+     * Info column that held the frame's mark of it; marked again (on 4.2+ BTHome runs
+     * before the cut part, so the mark follows its summary) */
+    if (found && !raised && tvb_reported_length(tvb) > len)
+        show_exception(tvb, pinfo, NULL, BoundsError, NULL);
+    return found ? (int)len : 0;
+}
+
+void bthome_register_frame_search(dissector_handle_t v2, dissector_handle_t v1,
+                                  dissector_handle_t v1_encrypted)
+{
+    handle_v2 = v2;
+    handle_v1 = v1;
+    handle_v1_encrypted = v1_encrypted;
+    register_postdissector(create_dissector_handle(dissect_frame_search, -1));
+}
