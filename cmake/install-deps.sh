@@ -9,7 +9,7 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
     cppcheck clang-tidy"
 # --tests also: the Debian package test (dpkg-shlibdeps). The GUI check installs its own
 # tools (tools/gui-screenshots.sh).
-[ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev"
+[ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2"
 
 missing=""
 for p in $packages; do

@@ -208,10 +208,10 @@ static bool locate_hci_report(const frame_t *f, size_t ad_pos, bthome_adv_span_t
     return false;
 }
 
-bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_pos,
-                              bthome_adv_span_t *out)
+bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t wire_len,
+                              size_t ad_pos, bthome_adv_span_t *out)
 {
-    const frame_t f = frame_of(frame, frame_len, frame_len);
+    const frame_t f = frame_of(frame, frame_len, wire_len);
 
     return locate_hci_report(&f, ad_pos, out);
 }
@@ -240,7 +240,6 @@ bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wir
                               const uint8_t link_addr[6], size_t *pos,
                               bthome_service_data_t *out)
 {
-    const frame_t f = frame_of(frame, frame_len, wire_len);
     const uint8_t *type;
 
     if (!frame)
@@ -253,8 +252,10 @@ bool bthome_next_service_data(const uint8_t *frame, size_t frame_len, size_t wir
         if (!service_data_candidate(frame, frame_len, at))
             continue;
         out->ad = at - 1;
-        if (!(link_addr ? locate_adv_data(&f, out->ad, link_addr, &out->adv)
-                        : locate_hci_report(&f, out->ad, &out->adv)))
+        if (!(link_addr ? bthome_locate_adv_data(frame, frame_len, wire_len, out->ad, link_addr,
+                                                 &out->adv)
+                        : bthome_locate_hci_report(frame, frame_len, wire_len, out->ad,
+                                                   &out->adv)))
             continue;
         /* the advertisement holds the whole AD structure (its end may be cut off) */
         out->start = out->ad + 1 + BTHOME_AD_SERVICE_DATA_HEADER;

@@ -33,11 +33,11 @@ typedef struct {
 bool bthome_locate_adv_data(const uint8_t *frame, size_t frame_len, size_t wire_len,
                             size_t ad_pos, const uint8_t addr[6], bthome_adv_span_t *out);
 
-/* The same without knowing the address, for HCI: the LE Advertising Report or LE
+/* The same without knowing the address (wire_len likewise), for HCI: the LE Advertising Report or LE
  * Extended Advertising Report holding the service data, read from the LE Meta event
  * that ends the frame (its parameter length says so), report by report. */
-bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t ad_pos,
-                              bthome_adv_span_t *out);
+bool bthome_locate_hci_report(const uint8_t *frame, size_t frame_len, size_t wire_len,
+                              size_t ad_pos, bthome_adv_span_t *out);
 
 #define BTHOME_AD_SERVICE_DATA_16 0x16
 #define BTHOME_AD_SERVICE_DATA_HEADER 3     /* AD type + 16-bit UUID, in the AD length */

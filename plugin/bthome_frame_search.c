@@ -27,8 +27,9 @@ static dissector_handle_t handle_of(unsigned uuid)
 /* One service data: its own layer, like any protocol. An exception it raises (a frame
  * cut short) is shown there, and the frame's other service data and postdissectors
  * still run. Returns whether it raised one. */
-static bool call_bthome(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree,
-                        const bthome_service_data_t *sd, const uint8_t *link_advertiser)
+static bool call_bthome(tvbuff_t *frame, const uint8_t *bytes, packet_info *pinfo,
+                        proto_tree *tree, const bthome_service_data_t *sd,
+                        const uint8_t *link_advertiser)
 {
     tvbuff_t *tvb = tvb_new_subset_length(frame, (int)sd->start, (int)sd->length);
     uint8_t report_address[BTHOME_MAC_LEN];
@@ -37,8 +38,7 @@ static bool call_bthome(tvbuff_t *frame, packet_info *pinfo, proto_tree *tree,
 
     memset(&ad, 0, sizeof ad);
     if (!link_advertiser) {     /* HCI: the advertising report's own address */
-        bthome_mac_reverse(report_address, tvb_get_ptr(frame, (int)sd->adv.address,
-                                                       BTHOME_MAC_LEN));
+        bthome_mac_reverse(report_address, bytes + sd->adv.address);
         ad.bd_addr = report_address;
     }
     TRY {
@@ -56,7 +56,7 @@ static int dissect_frame_search(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
                                 void *data _U_)
 {
     unsigned len = tvb_captured_length(tvb);
-    const uint8_t *link_advertiser = NULL;
+    const uint8_t *link_advertiser = NULL, *bytes;
     bthome_service_data_t sd;
     size_t pos = 0;
     bool found = false, raised = false;
@@ -65,12 +65,13 @@ static int dissect_frame_search(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
         return 0;
     if (pinfo->src.type == AT_ETHER && pinfo->src.len == BTHOME_MAC_LEN)
         link_advertiser = (const uint8_t *)pinfo->src.data;     /* btle: AdvA */
-    while (bthome_next_service_data(tvb_get_ptr(tvb, 0, (int)len), len,
-                                    tvb_reported_length(tvb), link_advertiser, &pos, &sd)) {
+    bytes = tvb_get_ptr(tvb, 0, (int)len);
+    while (bthome_next_service_data(bytes, len, tvb_reported_length(tvb), link_advertiser, &pos,
+                                    &sd)) {
         /* 4.2+ hands no service data without bytes after the UUID to the table: alike */
         if (sd.length == 0)
             continue;
-        raised |= call_bthome(tvb, pinfo, tree, &sd, link_advertiser);
+        raised |= call_bthome(tvb, bytes, pinfo, tree, &sd, link_advertiser);
         found = true;
     }
     /* A frame cut short after its BTHome service data: BTHome's summary has replaced the

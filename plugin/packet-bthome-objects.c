@@ -524,9 +524,6 @@ static proto_item *add_value(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int start
     case FT_BOOLEAN:
         return proto_tree_add_boolean_format(tree, hf, tvb, start, len, obj->raw != 0,
                                              "%s: %s", label, text);
-    case FT_INT8: case FT_INT16: case FT_INT24: case FT_INT32:
-        return proto_tree_add_int_format(tree, hf, tvb, start, len, (int32_t)obj->raw,
-                                         "%s: %s", label, text);
     case FT_INT64:
         return proto_tree_add_int64_format(tree, hf, tvb, start, len, obj->raw,
                                            "%s: %s", label, text);
@@ -535,6 +532,9 @@ static proto_item *add_value(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int start
         return proto_tree_add_time_format(tree, hf, tvb, start, len, &ts, "%s: %s", label,
                                           text);
     }
+    case FT_INT8: case FT_INT16: case FT_INT24: case FT_INT32:
+        return proto_tree_add_int_format(tree, hf, tvb, start, len, (int32_t)obj->raw,
+                                         "%s: %s", label, text);
     case FT_STRING:
         /* a text object keeps Wireshark's own UTF-8 reading; a firmware version is its
          * dotted text */
@@ -804,10 +804,10 @@ static int add_v1_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
     return packet_id;
 }
 
-int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset, unsigned version)
+int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
+                       const uint8_t *data, unsigned version)
 {
     int len = tvb_captured_length_remaining(tvb, offset);
-    const uint8_t *data;
 
     if (len <= 0) {
         /* an empty list is no error: nothing runs past the end */
@@ -815,7 +815,6 @@ int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset, uns
             wmem_strbuf_append(ctx->summary, "[no objects]");
         return -1;
     }
-    data = tvb_get_ptr(tvb, offset, len);
     return version == 1 ? add_v1_objects(ctx, tvb, offset, data, (size_t)len)
                         : add_v2_objects(ctx, tvb, offset, data, (size_t)len);
 }

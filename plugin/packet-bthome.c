@@ -95,7 +95,9 @@ static int * const info_bits[] = {
 
 /* One BTHome service data being dissected. */
 typedef struct {
-    tvbuff_t *tvb;              /* the service data after the UUID, as captured */
+    tvbuff_t *tvb;              /* the service data after the UUID */
+    const uint8_t *data;        /* its captured bytes */
+    unsigned len;
     packet_info *pinfo;
     proto_tree *tree;           /* the BTHome subtree */
     proto_item *item;           /* the BTHome item */
@@ -190,9 +192,8 @@ static void add_v2_header(report_t *r, bthome_header_status_t status)
                              BTHOME_MAC_LEN, hdr->mac);
     else if (status == BTHOME_HEADER_MAC_CUT && !r->cut)
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_bthome_truncated, r->tvb, 1,
-            tvb_captured_length(r->tvb) - 1,
-            "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
-            tvb_captured_length(r->tvb) - 1);
+            (int)r->len - 1, "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
+            r->len - 1);
 }
 
 static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
@@ -212,7 +213,7 @@ static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
     proto_item_append_text(r->item, " (decrypted)");
     wmem_strbuf_append(r->objects.summary, "[decrypted] ");
     r->decrypted = true;
-    r->audit.packet_id = bthome_add_objects(&r->objects, child, 0, r->version);
+    r->audit.packet_id = bthome_add_objects(&r->objects, child, 0, plain, r->version);
 }
 
 /* The nonce item and the decryption with the keys table. */
@@ -260,7 +261,7 @@ static void decrypt(report_t *r, proto_tree *enc, proto_item *enc_item,
 /* The encrypted payload from start: ciphertext | counter | MIC. */
 static void add_encrypted(report_t *r, int start)
 {
-    unsigned len = tvb_captured_length_remaining(r->tvb, start);
+    unsigned len = r->len - (unsigned)start;
     bthome_sealed_t sealed;
     proto_item *enc_item;
     proto_tree *enc;
@@ -269,7 +270,7 @@ static void add_encrypted(report_t *r, int start)
         wmem_strbuf_append(r->objects.summary, "[encrypted]");
         return;
     }
-    if (!bthome_split_sealed(tvb_get_ptr(r->tvb, start, (int)len), len, &sealed)) {
+    if (!bthome_split_sealed(r->data + start, len, &sealed)) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_bthome_too_short, r->tvb, start,
             (int)len, "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
         wmem_strbuf_append(r->objects.summary, "[encrypted, too short]");
@@ -298,9 +299,7 @@ static void add_encrypted(report_t *r, int start)
 
 static void add_v2(report_t *r)
 {
-    bthome_header_status_t status = bthome_parse_v2_header(
-        tvb_get_ptr(r->tvb, 0, (int)tvb_captured_length(r->tvb)),
-        tvb_captured_length(r->tvb), &r->hdr);
+    bthome_header_status_t status = bthome_parse_v2_header(r->data, r->len, &r->hdr);
 
     if (status == BTHOME_HEADER_EMPTY)
         return;     /* only the capture's cut leaves no info byte: the table never hands
@@ -314,7 +313,8 @@ static void add_v2(report_t *r)
     } else if (r->hdr.encrypted) {
         add_encrypted(r, (int)r->hdr.body_offset);
     } else {
-        r->audit.packet_id = bthome_add_objects(&r->objects, r->tvb, (int)r->hdr.body_offset, 2);
+        r->audit.packet_id = bthome_add_objects(&r->objects, r->tvb, (int)r->hdr.body_offset,
+                                                r->data + r->hdr.body_offset, 2);
     }
 }
 
@@ -330,7 +330,7 @@ static void add_v1(report_t *r, bool encrypted)
     if (encrypted)
         add_encrypted(r, 0);
     else
-        r->audit.packet_id = bthome_add_objects(&r->objects, r->tvb, 0, 1);
+        r->audit.packet_id = bthome_add_objects(&r->objects, r->tvb, 0, r->data, 1);
 }
 
 static const char *replay_text(packet_info *pinfo, const bthome_finding_t *f, uint32_t counter)
@@ -400,8 +400,7 @@ static void audit(report_t *r)
         return;
     r->audit.frame = r->pinfo->num;
     r->audit.version = r->version;
-    bthome_fingerprint(tvb_get_ptr(r->tvb, 0, -1), tvb_captured_length(r->tvb),
-                       &r->audit.fingerprint);
+    bthome_fingerprint(r->data, r->len, &r->audit.fingerprint);
     r->audit.encrypted = r->hdr.encrypted;
     r->audit.key_configured = keyed;
     r->audit.trusted = !keyed || r->decrypted;
@@ -457,11 +456,13 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
 
     memset(&r, 0, sizeof r);
     r.tvb = tvb;
+    r.len = tvb_captured_length(tvb);
+    r.data = tvb_get_ptr(tvb, 0, (int)r.len);
     r.pinfo = pinfo;
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
     r.report = next_report(pinfo);
     r.advertiser = advertiser_of(pinfo, (const bluetooth_eir_ad_data_t *)data);
-    r.cut = tvb_reported_length(tvb) > tvb_captured_length(tvb);
+    r.cut = tvb_reported_length(tvb) > r.len;
     r.audit.packet_id = -1;
     r.objects.pinfo = pinfo;
     r.objects.summary = wmem_strbuf_new(pinfo->pool, "");

@@ -33,9 +33,10 @@ typedef struct {
 } bthome_objects_ctx_t;
 
 void bthome_register_object_fields(int proto);
-/* Adds the objects from offset of tvb to the end (v2, or v1 when version is 1); returns
- * the packet id object's value, or -1 without one. */
-int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset, unsigned version);
+/* Adds the objects from offset of tvb to its captured end, whose bytes are data (v2, or
+ * v1 when version is 1); returns the packet id object's value, or -1 without one. */
+int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
+                       const uint8_t *data, unsigned version);
 
 /* ---- bthome_device.c: per-device state and audit findings ---- */
 

@@ -3,7 +3,8 @@
 # then the same suite built and run inside cached chroots with Wireshark 4.4 (Debian
 # trixie) and 4.6 (Debian forky). A chroot that cannot be made fails the run.
 # Set BTHOME_SUITES="trixie forky" to choose the chroots.
-# Between them, on the host only, the robustness stages (tests/robustness/run.sh: fuzzing,
+# On the host also Wireshark's own dissector checks (tests/ws_checks.sh) and, between the
+# Wireshark versions, the robustness stages (tests/robustness/run.sh: fuzzing,
 # mutation, valgrind, static analysis, per-device memory); BTHOME_ROBUSTNESS="fuzz static"
 # chooses some, "none" skips them. Also on the host: the Debian package
 # (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root). The GUI
@@ -21,6 +22,8 @@ echo "=== Wireshark $host_version (host) ==="
 { cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
   cmake --build build -j2 >/dev/null &&
   ctest --test-dir build --output-on-failure -j2; } 2>&1 | tee -a "$log"
+echo "=== Wireshark's dissector checks (host, scripts from Wireshark's source package) ==="
+tests/ws_checks.sh 2>&1 | tee -a "$log"
 robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices}
 if [ "$robustness" != none ]; then
     echo "=== Robustness stages (host) ==="
@@ -45,8 +48,14 @@ if [ "$runs" -ne "$expected_runs" ] || grep -q 'FAILED \*\*\*' "$log"; then
     echo "*** only $runs of $expected_runs Wireshark versions ran their tests ***"
     failed=$((failed + 1))
 fi
-# The package test counts as one test (its failure is a FAILED *** line above).
+# The package test counts as one test (its failure is a FAILED *** line above), and so
+# do Wireshark's checks.
 grep -qE '^package: [0-9]+ passed, 0 failed$' "$log" && passed=$((passed + 1))
+if grep -qE '^wireshark-checks: passed' "$log"; then
+    passed=$((passed + 1))
+else
+    echo "*** Wireshark's dissector checks did not pass ***"; failed=$((failed + 1))
+fi
 # Each robustness stage counts as one test; a stage that started and printed no result
 # (the script died) is a failure.
 if [ "$robustness" != none ]; then

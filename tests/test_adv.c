@@ -172,7 +172,7 @@ static void check_hci_report(const char *frame_hex)
     load(frame_hex);
     cur = frame_hex;
     CHECK(bthome_locate_adv_data(in, in_len, in_len, service_ad_pos(), ADDR, &known));
-    CHECK(bthome_locate_hci_report(in, in_len, service_ad_pos(), &found));
+    CHECK(bthome_locate_hci_report(in, in_len, in_len, service_ad_pos(), &found));
     if (failed)
         return;
     CHECK_INT(found.start, known.start);
@@ -201,19 +201,19 @@ static void test_hci_reports(void)
     cur = "two reports";
     for (size_t i = in_len - 2; i > 0; i--)
         if (in[i] == 0x07 && in[i + 1] == 0x16) { second = i; break; }
-    CHECK(bthome_locate_hci_report(in, in_len, second, &adv));
+    CHECK(bthome_locate_hci_report(in, in_len, in_len, second, &adv));
     CHECK_INT(adv.address, 33);
-    CHECK(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv));
+    CHECK(bthome_locate_hci_report(in, in_len, in_len, service_ad_pos(), &adv));
     CHECK_INT(adv.address, 7);
     /* the LL link layer is no HCI event; an event length that is not the frame's */
     load("d6 be 89 8e 02 11 " ADDR_WIRE " " FLAGS " " SVC_AD " 11 22 33");
-    CHECK_BOOL(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv), false);
+    CHECK_BOOL(bthome_locate_hci_report(in, in_len, in_len, service_ad_pos(), &adv), false);
     load("04 3e 21 02 01 03 00 " ADDR_WIRE " 14 " FLAGS " " NAME_AD " " SVC_AD " c4");
-    CHECK_BOOL(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv), false);
+    CHECK_BOOL(bthome_locate_hci_report(in, in_len, in_len, service_ad_pos(), &adv), false);
     /* a data length that does not chain onto the service data */
     load("04 3e 20 02 01 03 00 " ADDR_WIRE " 13 " FLAGS " " NAME_AD " " SVC_AD " c4");
-    CHECK_BOOL(bthome_locate_hci_report(in, in_len, service_ad_pos(), &adv), false);
-    CHECK_BOOL(bthome_locate_hci_report(NULL, 0, 0, &adv), false);
+    CHECK_BOOL(bthome_locate_hci_report(in, in_len, in_len, service_ad_pos(), &adv), false);
+    CHECK_BOOL(bthome_locate_hci_report(NULL, 0, 0, 0, &adv), false);
     cur = "";
 }
 

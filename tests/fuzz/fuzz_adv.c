@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_search(frame, frame_len, frame_len + data[7], data);
     check_search(frame, frame_len, frame_len + data[7], NULL);
     /* without the address, from the HCI event's reports: the address precedes the data */
-    if (bthome_locate_hci_report(frame, frame_len, ad_pos, &adv)) {
+    if (bthome_locate_hci_report(frame, frame_len, frame_len, ad_pos, &adv)) {
         FUZZ_ASSERT(adv.start <= ad_pos && ad_pos < adv.end && adv.end <= frame_len);
         FUZZ_ASSERT(adv.address + 6 < adv.start);
     }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Wireshark's own dissector checks on the plugin's Wireshark-facing files (plugin/), with
+# the options upstream uses, every finding an error: checkAPIs.pl (prohibited and
+# restricted APIs), checkhf.pl (hf/ei declared, registered, used), checkfiltername.pl
+# (field names), check_typed_item_calls.py (calls against field types, labels, masks,
+# copy-paste), check_tfs.py (true/false strings), and check_val_to_str.py and
+# check_col_apis.py where the source package has them.
+#
+# The scripts come from Wireshark's Debian source package: the newest suite whose source
+# the archive serves (forky 4.6, trixie 4.4, bookworm 4.0, tried in that order), fetched
+# with a private apt state and cached in $BTHOME_WS_SRC_CACHE (/var/cache/bthome-ws-src).
+# Prints "wireshark-checks: passed" or "wireshark-checks: FAILED" last.
+set -uo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+cache=${BTHOME_WS_SRC_CACHE:-/var/cache/bthome-ws-src}
+mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+fail() { echo "wireshark-checks: FAILED ($*)"; exit 1; }
+
+# The Wireshark source package of one suite, unpacked into $cache/<suite>; prints its path.
+fetch() {
+    local suite=$1 dir=$cache/$1 apt tarball
+    if [ -f "$dir/.ready" ]; then echo "$dir"; return 0; fi
+    apt=$(mktemp -d)
+    mkdir -p "$apt/lists/partial" "$apt/dl"
+    echo "deb-src $mirror $suite main" >"$apt/sources.list"
+    local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=-"
+                -o "Dir::State::Lists=$apt/lists" -o "Acquire::Check-Valid-Until=false")
+    if apt-get "${opts[@]}" update -q >"$apt/log" 2>&1 &&
+       (cd "$apt/dl" && apt-get "${opts[@]}" source --download-only -q wireshark) \
+            >>"$apt/log" 2>&1; then
+        tarball=$(ls "$apt"/dl/wireshark_*.orig.tar.* 2>/dev/null | head -n 1)
+        rm -rf "$dir" && mkdir -p "$dir"
+        if [ -n "$tarball" ] && tar -C "$dir" --strip-components=1 -xf "$tarball" \
+               --wildcards '*/tools/*' '*/epan/tfs.c' '*/epan/value_string.c' 2>>"$apt/log"; then
+            basename "$tarball" >"$dir/.ready"
+            rm -rf "$apt"
+            echo "$dir"
+            return 0
+        fi
+    fi
+    echo "ws_checks: no Wireshark source for $suite ($(tail -n 1 "$apt/log"))" >&2
+    rm -rf "$apt" "$dir"
+    return 1
+}
+
+mkdir -p "$cache" || fail "cannot make $cache"
+ws=""
+for suite in forky trixie bookworm; do
+    ws=$(fetch "$suite") && break
+done
+[ -n "$ws" ] || fail "no Wireshark source package could be fetched"
+echo "ws_checks: scripts from $(cat "$ws/.ready")"
+
+# The scripts run from a source tree and look for dissectors in epan/dissectors.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$ws/tools" "$work/" && mkdir -p "$work/epan/dissectors" &&
+    cp "$ws"/epan/*.c "$work/epan/" && cp "$src"/plugin/*.[ch] "$work/epan/dissectors/" ||
+    fail "cannot set up the checks' tree"
+cd "$work" || fail "no work tree"
+files=$(cd epan/dissectors && ls ./*.c | sed 's|^\./||')
+findings=0
+run() {     # NAME command...: a finding is a non-zero exit or a line the filter keeps
+    local name=$1 out; shift
+    out=$("$@" 2>&1); local rc=$?
+    local bad
+    bad=$(echo "$out" | grep -vE '^(Examining:|[0-9]+ warnings?( found)?|No files to check\.|(epan/dissectors/[^ ]*\.c *)+)$' \
+          | grep -E '[A-Za-z]' )
+    if [ $rc -ne 0 ] || [ -n "$bad" ]; then
+        echo "--- $name: findings"; echo "$out"; findings=$((findings + 1)); return 1
+    else
+        echo "ws_checks: $name: clean"
+    fi
+}
+# shellcheck disable=SC2086  # one file per word
+(cd epan/dissectors && run checkAPIs.pl perl ../../tools/checkAPIs.pl \
+    --group dissectors-prohibited --group dissectors-restricted $files ./*.h) || findings=$((findings + 1))
+# shellcheck disable=SC2086
+(cd epan/dissectors && run checkhf.pl perl ../../tools/checkhf.pl $files) || findings=$((findings + 1))
+# shellcheck disable=SC2086
+(cd epan/dissectors && run checkfiltername.pl perl ../../tools/checkfiltername.pl $files) ||
+    findings=$((findings + 1))
+file_args=()
+for f in $files; do file_args+=(--file "$f"); done
+run check_typed_item_calls.py python3 tools/check_typed_item_calls.py --consecutive --label \
+    --mask "${file_args[@]}" || true
+run check_tfs.py python3 tools/check_tfs.py "${file_args[@]}" || true
+for script in check_val_to_str.py check_col_apis.py; do
+    if [ -f "tools/$script" ]; then
+        run "$script" python3 "tools/$script" "${file_args[@]}" || true
+    else
+        echo "ws_checks: $script: not in this source package"
+    fi
+done
+[ "$findings" = 0 ] || fail "$findings check(s) with findings"
+echo "wireshark-checks: passed ($(echo $files | wc -w) files)"
