@@ -393,11 +393,12 @@ static const struct {
  * against the device's earlier ones. */
 static void audit(report_t *r)
 {
-    bool keyed = bthome_keys_device_has_key(r->device);
     const bthome_findings_t *findings;
+    bool keyed;
 
     if (!r->state || r->cut || r->mac_cut)  /* no fingerprint of part of an advert */
         return;
+    keyed = bthome_keys_device_has_key(r->device);
     r->audit.frame = r->pinfo->num;
     r->audit.version = r->version;
     bthome_fingerprint(r->data, r->len, &r->audit.fingerprint);

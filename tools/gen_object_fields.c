@@ -162,8 +162,10 @@ static void put_field_type(out_t *o, size_t i)
         snprintf(units, sizeof units, "UNS(&bthome_units_%s)", ident(defs[unit_owner(d->unit)]->field));
     switch (d->kind) {
     case BTHOME_KIND_NUMBER:
-        put(o, "%s, %s%s, %s", scaled ? "FT_DOUBLE" : integer_type(min, max),
-            scaled ? "BASE_NONE" : "BASE_DEC", d->unit[0] ? "|BASE_UNIT_STRING" : "", units);
+        /* BASE_NONE is 0: a double with a unit is BASE_UNIT_STRING alone */
+        put(o, "%s, %s, %s", scaled ? "FT_DOUBLE" : integer_type(min, max),
+            !d->unit[0] ? (scaled ? "BASE_NONE" : "BASE_DEC")
+                        : scaled ? "BASE_UNIT_STRING" : "BASE_DEC|BASE_UNIT_STRING", units);
         break;
     case BTHOME_KIND_BINARY:
         put(o, "FT_BOOLEAN, BASE_NONE, TFS(&%s)", tfs_name(d));
