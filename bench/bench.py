@@ -71,12 +71,13 @@ def copy_tree(dest):
 
 
 def tree_version():
-    """The commit the snapshot was taken from, '+' when plugin/ had uncommitted changes."""
+    """The commit the snapshot was taken from, '+' when core/ or plugin/ had uncommitted
+    changes."""
     head = subprocess.run(["git", "-C", str(SRC), "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", str(SRC), "status", "--porcelain", "--", "plugin"],
-                           capture_output=True, text=True).stdout.strip()
-    return head + ("+ (uncommitted changes in plugin/)" if dirty else "")
+    dirty = subprocess.run(["git", "-C", str(SRC), "status", "--porcelain", "--", "plugin",
+                            "core"], capture_output=True, text=True).stdout.strip()
+    return head + ("+ (uncommitted changes in core/ or plugin/)" if dirty else "")
 
 
 def open_up(path):
@@ -415,30 +416,36 @@ def read_callgrind(path):
     """Total Ir, and the inclusive Ir of the calls from the plugin's code into Wireshark's
     libraries, from callgrind's records (cob= names the callee's object for the next
     calls= line, else it is the caller's)."""
-    names, cur_ob, callee_ob, pending = {}, "", None, False
+    names, fn_names, cur_ob, callee_ob, callee_fn, pending = {}, {}, "", None, "", False
     total, called = None, 0
 
-    def object_name(value):
+    def object_name(value, table=names):
         m = re.match(r"\((\d+)\)(?: (.*))?", value)
         if m.group(2):
-            names[m.group(1)] = m.group(2)
-        return names[m.group(1)]
+            table[m.group(1)] = m.group(2)
+        return table[m.group(1)]
 
     with open(path) as f:
         for line in f:
             if pending:     # the call's cost line: its inclusive Ir last
                 pending = False
                 callee = callee_ob or cur_ob
-                if cur_ob.endswith("bthome.so") and any(o in callee for o in WIRESHARK_OBJECTS):
+                # 4.0's hook calls BTHome through call_dissector: that call is the
+                # plugin's own dissection, not Wireshark's work for it
+                if cur_ob.endswith("bthome.so") and any(o in callee for o in WIRESHARK_OBJECTS) \
+                        and not callee_fn.startswith("call_dissector"):
                     called += int(line.split()[-1])
                 callee_ob = None
             elif line.startswith("ob="):
                 cur_ob, callee_ob = object_name(line[3:].strip()), None
             elif line.startswith("cob="):
                 callee_ob = object_name(line[4:].strip())
+            elif line.startswith("cfn="):
+                callee_fn = object_name(line[4:].strip(), fn_names)
             elif line.startswith("calls="):
                 pending = True
             elif line.startswith("fn="):
+                object_name(line[3:].strip(), fn_names)
                 callee_ob = None
             elif line.startswith(("summary:", "totals:")):
                 total = int(line.split()[1])
@@ -454,8 +461,7 @@ def callgrind_totals(path):
     inclusive = {}
     for line in annotate.splitlines():
         m = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(?:\S*:)?(\w+)\b", line)
-        if m and m.group(2) in ("dissect_bthome", "dissect_bthome_post",
-                                "dissect_v2_service_data", "epan_dissect_run",
+        if m and m.group(2) in ("dissect_bthome", "dissect_frame_search", "epan_dissect_run",
                                 "call_all_postdissectors"):
             inclusive[m.group(2)] = max(inclusive.get(m.group(2), 0),
                                         int(m.group(1).replace(",", "")))
@@ -510,9 +516,8 @@ def callgrind(target, capture, packets, homes, modes, runs=1):
         res["plugin"] = pairs[0][1]
         for name in ("plugin", "plugin+keys"):
             total, inc = res[name]
-            # 4.0: the postdissector holds everything; 4.2+: the table dissector, plus the
-            # postdissector that only looks for empty service data
-            entry = inc.get("dissect_bthome_post", 0) + inc.get("dissect_v2_service_data", 0)
+            # 4.0: the postdissector holds everything; 4.2+: the table calls dissect_bthome
+            entry = inc.get("dissect_frame_search") or inc.get("dissect_bthome", 0)
             row = {"mode": mode, "run": name,
                    "added_per_packet": (total - base_total) / packets,
                    "plugin_per_packet": entry / packets,

@@ -6,7 +6,6 @@
 #include "bthome_objects.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -95,6 +94,16 @@ double bthome_scale(const bthome_object_def_t *def, int64_t raw)
     return (double)(raw * f->digits) / f->divisor;
 }
 
+/* A word's value: the table writes plain decimals. */
+static int64_t word_value(const char *w)
+{
+    int64_t v = 0;
+
+    for (; *w >= '0' && *w <= '9'; w++)
+        v = v * 10 + (*w - '0');
+    return v;
+}
+
 /* Words are "false|true" for BINARY rows and "value=word|..." for the others. */
 bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
 {
@@ -104,7 +113,7 @@ bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
     const char *end = strchr(w, '|');
     size_t len = end ? (size_t)(end - w) : strlen(w);
     const char *eq = memchr(w, '=', len);
-    out->value = eq ? strtoll(w, NULL, 10) : *index;
+    out->value = eq ? word_value(w) : *index;
     out->word = eq ? eq + 1 : w;
     out->word_len = len - (size_t)(out->word - w);
     *cursor = end ? end + 1 : w + len;
@@ -120,7 +129,11 @@ bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_
 
     while (bthome_words_next(&cursor, &index, &w)) {
         if (w.value == value) {
-            snprintf(buf, size, "%.*s", (int)w.word_len, w.word);
+            size_t n = w.word_len < size ? w.word_len : size - 1;
+            if (size) {
+                memcpy(buf, w.word, n);
+                buf[n] = '\0';
+            }
             return true;
         }
     }
@@ -354,8 +367,9 @@ void bthome_format_number(int64_t scaled, unsigned decimals, const char *unit,
                           char *buf, size_t size)
 {
     uint64_t mag = scaled < 0 ? 0 - (uint64_t)scaled : (uint64_t)scaled;
+    size_t unit_len = strlen(unit);
     char digits[24];        /* the magnitude's digits, least significant first */
-    char text[32];
+    char text[96];
     size_t n = 0, out = 0;
 
     do {
@@ -369,8 +383,16 @@ void bthome_format_number(int64_t scaled, unsigned decimals, const char *unit,
             text[out++] = '.';
         text[out++] = digits[--n];
     }
-    text[out] = '\0';
-    snprintf(buf, size, unit[0] ? "%s %s" : "%s", text, unit);
+    if (unit_len && out + 1 + unit_len < sizeof text) {
+        text[out++] = ' ';
+        memcpy(text + out, unit, unit_len);
+        out += unit_len;
+    }
+    if (size == 0)
+        return;
+    out = out < size ? out : size - 1;      /* truncated like snprintf */
+    memcpy(buf, text, out);
+    buf[out] = '\0';
 }
 
 static void format_word(const bthome_object_t *obj, char *buf, size_t size)

@@ -578,11 +578,15 @@ static proto_tree *add_decoded_object(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, 
                                       const bthome_object_t *obj, const char *label,
                                       const char *text, int prev_id)
 {
-    proto_item *item = add_value(ctx, tvb, start, obj, label, text);
-    proto_tree *sub = proto_item_add_subtree(item, ett_bthome_object);
+    proto_item *item = NULL;
+    proto_tree *sub = NULL;
 
-    proto_tree_add_item(sub, hf_bthome_object_id, tvb, start, 1, ENC_NA);
-    add_event_details(sub, tvb, start, obj);
+    if (ctx->tree) {    /* summary runs build no tree: the items' work is skipped */
+        item = add_value(ctx, tvb, start, obj, label, text);
+        sub = proto_item_add_subtree(item, ett_bthome_object);
+        proto_tree_add_item(sub, hf_bthome_object_id, tvb, start, 1, ENC_NA);
+        add_event_details(sub, tvb, start, obj);
+    }
     if (obj->out_of_order)
         expert_add_info_format(ctx->pinfo, item, &ei_bthome_out_of_order,
                                "Object ID 0x%02x follows 0x%02x: IDs should be ascending",
@@ -599,18 +603,18 @@ static proto_tree *add_decoded_object(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, 
 static void add_summary(bthome_objects_ctx_t *ctx, const char *label, const char *text)
 {
     if (ctx->listed++)
-        wmem_strbuf_append(ctx->summary, ", ");
-    wmem_strbuf_append(ctx->summary, label);
-    wmem_strbuf_append_c(ctx->summary, ' ');
-    wmem_strbuf_append(ctx->summary, text);
+        bthome_summary_append(ctx->summary, ", ");
+    bthome_summary_append(ctx->summary, label);
+    bthome_summary_append(ctx->summary, " ");
+    bthome_summary_append(ctx->summary, text);
 }
 
 /* ", [unknown object 0x12]": an object that did not decode. */
 static void add_summary_note(bthome_objects_ctx_t *ctx, const char *note)
 {
     if (ctx->listed++)
-        wmem_strbuf_append(ctx->summary, ", ");
-    wmem_strbuf_append(ctx->summary, note);
+        bthome_summary_append(ctx->summary, ", ");
+    bthome_summary_append(ctx->summary, note);
 }
 
 static void add_reading(bthome_objects_ctx_t *ctx, const bthome_object_t *obj,
@@ -812,7 +816,7 @@ int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
     if (len <= 0) {
         /* an empty list is no error: nothing runs past the end */
         if (!ctx->cut)
-            wmem_strbuf_append(ctx->summary, "[no objects]");
+            bthome_summary_append(ctx->summary, "[no objects]");
         return -1;
     }
     return version == 1 ? add_v1_objects(ctx, tvb, offset, data, (size_t)len)

@@ -89,10 +89,6 @@ static int * const info_bits[] = {
     NULL
 };
 
-/* Key of the frame's BTHome service data count in the packet's proto data; the audit's
- * findings are kept in the frame's under their service data's number (1, 2, ...). */
-#define REPORT_COUNT_KEY 0
-
 /* One BTHome service data being dissected. */
 typedef struct {
     tvbuff_t *tvb;              /* the service data after the UUID */
@@ -102,7 +98,8 @@ typedef struct {
     proto_tree *tree;           /* the BTHome subtree */
     proto_item *item;           /* the BTHome item */
     unsigned version;           /* 1 or 2 */
-    unsigned report;            /* which BTHome service data of the frame, from 1 */
+    unsigned report;            /* which BTHome service data of the frame, from 1: its
+                                   BTHome layer (HCI events may hold several reports) */
     const uint8_t *advertiser;  /* the advertiser address, display order, or NULL */
     const uint8_t *device;      /* the included MAC, else the advertiser, or NULL */
     bthome_device_t *state;     /* what the capture told of the device so far */
@@ -116,20 +113,6 @@ typedef struct {
     bthome_audit_input_t audit;
     bthome_objects_ctx_t objects;
 } report_t;
-
-/* 1 for the frame's first BTHome service data, 2 for the next (HCI events may hold several
- * advertising reports). */
-static unsigned next_report(packet_info *pinfo)
-{
-    unsigned *count = (unsigned *)p_get_proto_data(pinfo->pool, pinfo, proto_bthome,
-                                                   REPORT_COUNT_KEY);
-
-    if (!count) {
-        count = wmem_new0(pinfo->pool, unsigned);
-        p_add_proto_data(pinfo->pool, pinfo, proto_bthome, REPORT_COUNT_KEY, count);
-    }
-    return ++*count;
-}
 
 /* The HCI report's address, else the link layer's advertiser (AdvA: btle's source). */
 static const uint8_t *advertiser_of(packet_info *pinfo, const bluetooth_eir_ad_data_t *ad)
@@ -211,7 +194,7 @@ static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
 
     add_new_data_source(r->pinfo, child, "Decrypted BTHome");
     proto_item_append_text(r->item, " (decrypted)");
-    wmem_strbuf_append(r->objects.summary, "[decrypted] ");
+    bthome_summary_append(r->objects.summary, "[decrypted] ");
     r->decrypted = true;
     r->audit.packet_id = bthome_add_objects(&r->objects, child, 0, plain, r->version);
 }
@@ -249,12 +232,12 @@ static void decrypt(report_t *r, proto_tree *enc, proto_item *enc_item,
         expert_add_info_format(r->pinfo, enc_item, &ei_bthome_mic_failure,
             "MIC does not verify with the key(s) for %s: wrong key or tampered frame",
             mac_text(r->pinfo, r->device));
-        wmem_strbuf_append(r->objects.summary, "[encrypted, MIC failure]");
+        bthome_summary_append(r->objects.summary, "[encrypted, MIC failure]");
         r->forged = bthome_keys_device_has_key(r->device);
     } else {
         expert_add_info_format(r->pinfo, enc_item, &ei_bthome_no_key,
             "Encrypted: no key configured for %s", mac_text(r->pinfo, r->device));
-        wmem_strbuf_append(r->objects.summary, "[encrypted, no key]");
+        bthome_summary_append(r->objects.summary, "[encrypted, no key]");
     }
 }
 
@@ -267,13 +250,13 @@ static void add_encrypted(report_t *r, int start)
     proto_tree *enc;
 
     if (r->cut) {   /* the counter and MIC end the payload: nothing to try */
-        wmem_strbuf_append(r->objects.summary, "[encrypted]");
+        bthome_summary_append(r->objects.summary, "[encrypted]");
         return;
     }
     if (!bthome_split_sealed(r->data + start, len, &sealed)) {
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_bthome_too_short, r->tvb, start,
             (int)len, "Encrypted payload of %u bytes is shorter than counter + MIC (8)", len);
-        wmem_strbuf_append(r->objects.summary, "[encrypted, too short]");
+        bthome_summary_append(r->objects.summary, "[encrypted, too short]");
         return;
     }
     enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_bthome_encryption,
@@ -291,7 +274,7 @@ static void add_encrypted(report_t *r, int start)
     r->audit.counter = sealed.counter_value;
     if (!r->device) {
         expert_add_info(r->pinfo, enc_item, &ei_bthome_no_address);
-        wmem_strbuf_append(r->objects.summary, "[encrypted, no address]");
+        bthome_summary_append(r->objects.summary, "[encrypted, no address]");
         return;
     }
     decrypt(r, enc, enc_item, &sealed);
@@ -309,7 +292,7 @@ static void add_v2(report_t *r)
     if (status == BTHOME_HEADER_MAC_CUT) {
         r->mac_cut = true;
         if (!r->cut)
-            wmem_strbuf_append(r->objects.summary, "[MAC truncated]");
+            bthome_summary_append(r->objects.summary, "[MAC truncated]");
     } else if (r->hdr.encrypted) {
         add_encrypted(r, (int)r->hdr.body_offset);
     } else {
@@ -422,7 +405,7 @@ static void audit(report_t *r)
             text = wmem_strdup_printf(r->pinfo->pool,
                 "%s (counter unauthenticated: no key for this device)", text);
         expert_add_info_format(r->pinfo, at, finding_display[f->kind].ei, "%s", text);
-        wmem_strbuf_append(r->objects.summary, finding_display[f->kind].marker);
+        bthome_summary_append(r->objects.summary, finding_display[f->kind].marker);
         r->duplicate = r->duplicate || f->kind == BTHOME_FINDING_DUPLICATE;
     }
 }
@@ -453,20 +436,23 @@ static void queue_tap(report_t *r)
 static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data,
                           unsigned uuid)
 {
+    bthome_summary_t summary;
     report_t r;
 
     memset(&r, 0, sizeof r);
+    summary.len = 0;
+    summary.text[0] = '\0';
     r.tvb = tvb;
     r.len = tvb_captured_length(tvb);
     r.data = tvb_get_ptr(tvb, 0, (int)r.len);
     r.pinfo = pinfo;
     r.version = uuid == BTHOME_UUID_V2 ? 2 : 1;
-    r.report = next_report(pinfo);
+    r.report = pinfo->curr_proto_layer_num;
     r.advertiser = advertiser_of(pinfo, (const bluetooth_eir_ad_data_t *)data);
     r.cut = tvb_reported_length(tvb) > r.len;
     r.audit.packet_id = -1;
     r.objects.pinfo = pinfo;
-    r.objects.summary = wmem_strbuf_new(pinfo->pool, "");
+    r.objects.summary = &summary;
     r.objects.cut = r.cut;
     if (have_tap_listener(bthome_tap))
         r.objects.readings = wmem_array_new(pinfo->pool, sizeof(bthome_reading_t));
@@ -485,7 +471,7 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
         add_v1(&r, uuid == BTHOME_UUID_V1_ENCRYPTED);
     audit(&r);
     queue_tap(&r);
-    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", wmem_strbuf_get_str(r.objects.summary));
+    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", summary.text);
     /* service data the capture cut short: everything captured is decoded, then
      * Wireshark's own mark follows ("[Packet size limited during capture]") */
     tvb_ensure_bytes_exist(tvb, 0, (int)tvb_reported_length(tvb));

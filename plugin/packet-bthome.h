@@ -7,6 +7,7 @@
 #define PACKET_BTHOME_H
 
 #include <epan/packet.h>
+#include <epan/column-info.h>
 #include <epan/expert.h>
 
 #include "bthome_audit.h"
@@ -21,12 +22,27 @@ extern expert_field ei_bthome_reserved_bits;
 extern expert_field ei_bthome_invalid_utf8;
 extern expert_field ei_bthome_bad_format;
 
+/* The Info column text of one service data, as far as the column holds it. */
+typedef struct {
+    char text[COL_MAX_INFO_LEN];
+    size_t len;
+} bthome_summary_t;
+
+static inline void bthome_summary_append(bthome_summary_t *summary, const char *text)
+{
+    size_t n = MIN(strlen(text), sizeof summary->text - 1 - summary->len);
+
+    memcpy(summary->text + summary->len, text, n);
+    summary->len += n;
+    summary->text[summary->len] = '\0';
+}
+
 /* ---- packet-bthome-objects.c: object lists in the tree ---- */
 
 typedef struct {
     packet_info *pinfo;
     proto_tree *tree;           /* the BTHome subtree, or NULL */
-    wmem_strbuf_t *summary;     /* the Info column text, appended to */
+    bthome_summary_t *summary;  /* the Info column text, appended to */
     wmem_array_t *readings;     /* bthome_reading_t for the tap, or NULL */
     bool cut;                   /* the capture's snap length cut the service data */
     unsigned listed;            /* objects in the summary so far */
