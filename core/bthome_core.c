@@ -385,7 +385,7 @@ void bthome_format_number(int64_t scaled, unsigned decimals, const char *unit,
     }
     if (unit_len && out + 1 + unit_len < sizeof text) {
         text[out++] = ' ';
-        memcpy(text + out, unit, unit_len);
+        memcpy(text + out, unit, unit_len + 1);
         out += unit_len;
     }
     if (size == 0)

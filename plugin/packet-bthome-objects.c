@@ -571,20 +571,34 @@ static void add_event_details(proto_tree *tree, tvbuff_t *tvb, int start,
     }
 }
 
+/* Whether anything looks at the object's items (bthome_wanted). */
+static bool object_wanted(proto_tree *tree, const bthome_object_t *obj)
+{
+    if (bthome_wanted(tree, *object_field[obj->id]) || bthome_wanted(tree, hf_bthome_object_id))
+        return true;
+    if (obj->def->kind == BTHOME_KIND_DIMMER)
+        return bthome_wanted(tree, hf_bthome_dimmer_steps);
+    return obj->def->kind == BTHOME_KIND_COMMAND &&
+           (bthome_wanted(tree, hf_bthome_command_length) ||
+            bthome_wanted(tree, hf_bthome_command_args) ||
+            bthome_wanted(tree, hf_bthome_command_steps));
+}
+
 /* A decoded object (v2, or the v2 view of a v1 object) whose ID byte is at start: its
  * value item with the ID beneath, and what the spec says is wrong with it. Returns the
- * item's subtree. */
+ * item's subtree, NULL when nothing looks at its items. */
 static proto_tree *add_decoded_object(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int start,
                                       const bthome_object_t *obj, const char *label,
                                       const char *text, int prev_id)
 {
-    proto_item *item = NULL;
+    proto_item *item = ctx->item;
     proto_tree *sub = NULL;
 
-    if (ctx->tree) {    /* summary runs build no tree: the items' work is skipped */
+    if (object_wanted(ctx->tree, obj)) {
         item = add_value(ctx, tvb, start, obj, label, text);
         sub = proto_item_add_subtree(item, ett_bthome_object);
-        proto_tree_add_item(sub, hf_bthome_object_id, tvb, start, 1, ENC_NA);
+        if (bthome_wanted(ctx->tree, hf_bthome_object_id))
+            proto_tree_add_item(sub, hf_bthome_object_id, tvb, start, 1, ENC_NA);
         add_event_details(sub, tvb, start, obj);
     }
     if (obj->out_of_order)
@@ -785,7 +799,10 @@ static void add_v1_object(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
     }
     bthome_v1_format_value(o, data, text, sizeof text);
     sub = add_decoded_object(ctx, tvb, start + 1, &o->obj, label, text, -1);
-    add_v1_control(sub, tvb, start);
+    /* a filter may name the control byte's fields alone */
+    if (sub || bthome_wanted(ctx->tree, hf_bthome_v1_length) ||
+        bthome_wanted(ctx->tree, hf_bthome_v1_format))
+        add_v1_control(sub ? sub : ctx->tree, tvb, start);
     add_summary(ctx, label, text);
     add_reading(ctx, &o->obj, label, text);
 }

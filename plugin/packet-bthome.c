@@ -129,10 +129,14 @@ static void add_generated_version(report_t *r, unsigned version, bool encrypted,
 {
     proto_item *item;
 
-    item = proto_tree_add_uint(r->tree, hf_bthome_version, r->tvb, 0, len, version);
-    proto_item_set_generated(item);
-    item = proto_tree_add_boolean(r->tree, hf_bthome_encrypted, r->tvb, 0, len, encrypted);
-    proto_item_set_generated(item);
+    if (bthome_wanted(r->tree, hf_bthome_version)) {
+        item = proto_tree_add_uint(r->tree, hf_bthome_version, r->tvb, 0, len, version);
+        proto_item_set_generated(item);
+    }
+    if (bthome_wanted(r->tree, hf_bthome_encrypted)) {
+        item = proto_tree_add_boolean(r->tree, hf_bthome_encrypted, r->tvb, 0, len, encrypted);
+        proto_item_set_generated(item);
+    }
 }
 
 /* The device: its included MAC, else the advertiser; and its name. */
@@ -143,16 +147,42 @@ static void add_device(report_t *r)
     r->device = r->hdr.has_mac ? r->hdr.mac : r->advertiser;
     if (!r->device)
         return;
-    item = proto_tree_add_ether(r->tree, hf_bthome_device, r->tvb, 0, 0, r->device);
-    proto_item_set_generated(item);
+    if (bthome_wanted(r->tree, hf_bthome_device)) {
+        item = proto_tree_add_ether(r->tree, hf_bthome_device, r->tvb, 0, 0, r->device);
+        proto_item_set_generated(item);
+    }
     r->state = bthome_device(r->device);
     r->device_name = bthome_device_name(r->state, r->tvb, r->pinfo, r->advertiser,
-        proto_field_is_referenced(r->tree, hf_bthome_device_name) || r->objects.readings);
+        bthome_wanted(r->tree, hf_bthome_device_name) || r->objects.readings);
     if (!r->device_name)
         return;
     item = proto_tree_add_string(r->tree, hf_bthome_device_name, r->tvb, 0, 0, r->device_name);
     proto_item_set_generated(item);
     proto_item_append_text(r->item, ", %s", r->device_name);
+}
+
+static bool info_wanted(proto_tree *tree)
+{
+    if (bthome_wanted(tree, hf_bthome_info))
+        return true;
+    for (int *const *bit = info_bits; *bit; bit++)
+        if (bthome_wanted(tree, **bit))
+            return true;
+    return false;
+}
+
+static bool encryption_wanted(proto_tree *tree)
+{
+    static int *const fields[] = {
+        &hf_bthome_encryption_ciphertext, &hf_bthome_encryption_counter,
+        &hf_bthome_encryption_mic, &hf_bthome_encryption_nonce,
+        &hf_bthome_encryption_decrypted, &hf_bthome_encryption_key_mac, NULL
+    };
+
+    for (int *const *hf = fields; *hf; hf++)
+        if (bthome_wanted(tree, **hf))
+            return true;
+    return false;
 }
 
 /* The v2 device information byte, and the MAC it may announce. */
@@ -162,18 +192,20 @@ static void add_v2_header(report_t *r, bthome_header_status_t status)
     proto_item *item;
 
     add_generated_version(r, hdr->version, hdr->encrypted, 1);
-    item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_bthome_info, ett_bthome_info,
-                                  info_bits, ENC_NA);
+    item = r->item;     /* the byte's expert infos hang on the bitmask, else here */
+    if (info_wanted(r->tree))
+        item = proto_tree_add_bitmask(r->tree, r->tvb, 0, hf_bthome_info, ett_bthome_info,
+                                      info_bits, ENC_NA);
     if (hdr->version != 2)
         expert_add_info_format(r->pinfo, item, &ei_bthome_bad_version,
             "Version bits say %u, not 2: decoded as v2 anyway", hdr->version);
     if (hdr->reserved)
         expert_add_info_format(r->pinfo, item, &ei_bthome_reserved_bits,
             "Reserved device information bits 3-4 set (0x%02x)", hdr->info & BTHOME_INFO_RESERVED);
-    if (hdr->has_mac)
+    if (hdr->has_mac && bthome_wanted(r->tree, hf_bthome_mac))
         proto_tree_add_ether(r->tree, hf_bthome_mac, r->tvb, (int)hdr->mac_offset,
                              BTHOME_MAC_LEN, hdr->mac);
-    else if (status == BTHOME_HEADER_MAC_CUT && !r->cut)
+    else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT && !r->cut)
         proto_tree_add_expert_format(r->tree, r->pinfo, &ei_bthome_truncated, r->tvb, 1,
             (int)r->len - 1, "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
             r->len - 1);
@@ -259,17 +291,21 @@ static void add_encrypted(report_t *r, int start)
         bthome_summary_append(r->objects.summary, "[encrypted, too short]");
         return;
     }
-    enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_bthome_encryption,
-                                 &enc_item, "Encrypted payload");
-    if (sealed.ciphertext_len)
-        proto_tree_add_item(enc, hf_bthome_encryption_ciphertext, r->tvb, start,
-                            (int)sealed.ciphertext_len, ENC_NA);
-    proto_tree_add_item(enc, hf_bthome_encryption_counter, r->tvb,
-                        start + (int)sealed.ciphertext_len, BTHOME_COUNTER_LEN,
-                        ENC_LITTLE_ENDIAN);
-    proto_tree_add_item(enc, hf_bthome_encryption_mic, r->tvb,
-                        start + (int)sealed.ciphertext_len + BTHOME_COUNTER_LEN,
-                        BTHOME_MIC_LEN, ENC_NA);
+    enc = NULL;
+    enc_item = r->item;     /* holds the expert infos when the subtree is not built */
+    if (encryption_wanted(r->tree)) {
+        enc = proto_tree_add_subtree(r->tree, r->tvb, start, (int)len, ett_bthome_encryption,
+                                     &enc_item, "Encrypted payload");
+        if (sealed.ciphertext_len)
+            proto_tree_add_item(enc, hf_bthome_encryption_ciphertext, r->tvb, start,
+                                (int)sealed.ciphertext_len, ENC_NA);
+        proto_tree_add_item(enc, hf_bthome_encryption_counter, r->tvb,
+                            start + (int)sealed.ciphertext_len, BTHOME_COUNTER_LEN,
+                            ENC_LITTLE_ENDIAN);
+        proto_tree_add_item(enc, hf_bthome_encryption_mic, r->tvb,
+                            start + (int)sealed.ciphertext_len + BTHOME_COUNTER_LEN,
+                            BTHOME_MIC_LEN, ENC_NA);
+    }
     r->audit.has_counter = true;
     r->audit.counter = sealed.counter_value;
     if (!r->device) {
@@ -396,7 +432,7 @@ static void audit(report_t *r)
         const char *text = finding_text(r, f);
         proto_item *at = r->item;
 
-        if (f->prev_frame) {
+        if (f->prev_frame && bthome_wanted(r->tree, hf_bthome_encryption_prev_frame)) {
             at = proto_tree_add_uint(r->tree, hf_bthome_encryption_prev_frame, r->tvb, 0, 0,
                                      f->prev_frame);
             proto_item_set_generated(at);
@@ -464,6 +500,7 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
                                             r.version);
     r.tree = proto_item_add_subtree(r.item, ett_bthome);
     r.objects.tree = r.tree;
+    r.objects.item = r.item;
 
     if (r.version == 2)
         add_v2(&r);

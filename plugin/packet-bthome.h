@@ -37,11 +37,21 @@ static inline void bthome_summary_append(bthome_summary_t *summary, const char *
     summary->text[summary->len] = '\0';
 }
 
+/* Whether an item of field hf can matter: a shown tree, or a filter or column that names
+ * it. Wireshark 4.4+ builds every item below a real one, so the dissector asks before
+ * adding items a hidden tree does not need. */
+static inline bool bthome_wanted(proto_tree *tree, int hf)
+{
+    return tree && proto_field_is_referenced(tree, hf);
+}
+
 /* ---- packet-bthome-objects.c: object lists in the tree ---- */
 
 typedef struct {
     packet_info *pinfo;
     proto_tree *tree;           /* the BTHome subtree, or NULL */
+    proto_item *item;           /* the BTHome item: holds the expert infos of objects
+                                   whose items nothing looks at */
     bthome_summary_t *summary;  /* the Info column text, appended to */
     wmem_array_t *readings;     /* bthome_reading_t for the tap, or NULL */
     bool cut;                   /* the capture's snap length cut the service data */
