@@ -1,8 +1,13 @@
-# Where `cmake --install` puts the plugin.
-#   default                      Wireshark's global plugin folder (as packaged plugins)
-#   -DBTHOME_USER_INSTALL=ON     the personal folder ~/.local/lib/wireshark/plugins/X.Y/epan
+# Where `cmake --install` puts the plugin (and tools/bthome-keys, installed TYPE BIN).
+#   default                      Wireshark's global plugin folder (as packaged plugins),
+#                                bthome-keys in <prefix>/bin
+#   -DBTHOME_USER_INSTALL=ON     the personal folder ~/.local/lib/wireshark/plugins/X.Y/epan,
+#                                bthome-keys in ~/.local/bin
 # Wireshark ignores the personal folder when it runs as root, so root installs globally.
 option(BTHOME_USER_INSTALL "Install into the personal Wireshark plugin folder" OFF)
+if(BTHOME_USER_INSTALL AND NOT DEFINED CMAKE_INSTALL_BINDIR)
+    set(CMAKE_INSTALL_BINDIR "$ENV{HOME}/.local/bin")   # what install(... TYPE BIN) uses
+endif()
 
 set(BTHOME_WS_VERSION "${Wireshark_MAJOR_VERSION}.${Wireshark_MINOR_VERSION}")
 if(CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT)  # else /usr/local, which is not scanned

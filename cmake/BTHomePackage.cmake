@@ -5,6 +5,8 @@
 #   - depends on that Wireshark's ABI package (libwireshark16 for 4.0, found with dpkg -S on
 #     the libwireshark the build links) within the plugin's X.Y, plus what dpkg-shlibdeps
 #     finds (libwsutil, glib, libgcrypt, libc), and recommends tshark or wireshark,
+#   - installs tools/bthome-keys (the key importer, a Python 3 script) as /usr/bin/bthome-keys
+#     when the tree has it, and then also recommends python3,
 #   - carries /usr/share/doc/<package>/copyright (cmake/debian/copyright).
 # Include it after bthome_install_plugin(); it can also be injected into an unchanged
 # tree with -DCMAKE_PROJECT_INCLUDE=<this file> (it then waits for the end of the
@@ -61,6 +63,14 @@ function(_bthome_package)
     set(CPACK_PACKAGE_CONTACT "${BTHOME_PACKAGE_MAINTAINER}" PARENT_SCOPE)
     set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
         "Wireshark/tshark dissector for BTHome BLE sensor advertisements" PARENT_SCOPE)
+    # bthome-keys (installed by the top-level CMakeLists.txt) needs python3 to run.
+    set(recommends "tshark | wireshark")
+    set(keys_tool_text "")
+    if(EXISTS "${PROJECT_SOURCE_DIR}/tools/bthome-keys")
+        string(APPEND recommends ", python3")
+        string(CONCAT keys_tool_text "bthome-keys brings the keys in from Home Assistant, a plain\n"
+            "list or an ESPHome configuration: into a Wireshark profile, or as -o options.\n")
+    endif()
     # CPack puts the summary first and turns the text below into the extended description.
     string(CONCAT description
         "Decodes BTHome v2 and legacy v1 service data (UUIDs 0xFCD2, 0x181C, 0x181E)\n"
@@ -69,6 +79,7 @@ function(_bthome_package)
         "bthome.button, ...), expert infos for malformed adverts, decryption with keys\n"
         "from the BTHome keys preference table, a per-device counter audit and a\n"
         "BTHome statistics tree.\n"
+        "${keys_tool_text}"
         "\n"
         "Built for Wireshark ${ws} (${abi_package}).")
     set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${description}" PARENT_SCOPE)
@@ -89,7 +100,7 @@ function(_bthome_package)
         message(STATUS "BTHome: no dpkg-shlibdeps (dpkg-dev): the package will depend on "
             "${abi_package} only")
     endif()
-    set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "tshark | wireshark" PARENT_SCOPE)
+    set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${recommends}" PARENT_SCOPE)
     set(CPACK_DEBIAN_PACKAGE_ENHANCES "tshark, wireshark" PARENT_SCOPE)
     set(CPACK_STRIP_FILES ON PARENT_SCOPE)
     set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}" PARENT_SCOPE)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Debian package: build it with CPack, check what it holds and what it depends on,
 # then install it with `apt install ./<file>.deb` into a clean Debian 12 root and check
-# that tshark there lists the bthome protocol and decodes the demo capture, and that
-# removing the package removes the plugin.
+# that tshark there lists the bthome protocol and decodes the demo capture, that
+# bthome-keys there imports keys tshark then decrypts with, and that removing the package
+# removes the plugin and bthome-keys.
 #
 # usage: tests/package_test.sh [BUILD_DIR]      (default build-package; needs root)
 #        BTHOME_DEB=file.deb tests/package_test.sh   checks that .deb instead of the new one
@@ -59,9 +60,13 @@ triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 plugin_path="./usr/lib/$triplet/wireshark/plugins/$ws/epan/bthome.so"
 pkg=$(dpkg-deb -f "$deb" Package)
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort)
-expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" | sort)
-check "files are exactly the plugin in Wireshark $ws's global folder and the copyright" \
+expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" \
+    "./usr/bin/bthome-keys" | sort)
+check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys and the copyright" \
     test "$files" = "$expected"
+check "bthome-keys is packaged executable and unchanged" bash -c \
+    "dpkg-deb -c '$deb' | grep -E '^-rwxr-xr-x .* \./usr/bin/bthome-keys\$' >/dev/null &&
+     dpkg-deb --fsys-tarfile '$deb' | tar -xO ./usr/bin/bthome-keys | cmp -s - tools/bthome-keys"
 # The ABI package: the Debian package shipping the libwireshark the plugin links.
 lib=$(ldd "$build/bthome.so" | awk '/libwireshark\.so/ {print $3}')
 abi=$(dpkg-query -S "$(realpath "$lib")" | cut -d: -f1)
@@ -71,7 +76,8 @@ check "Depends pins $abi to Wireshark $ws ($depends)" \
     grep -qF "$abi (<< $next_minor~)" <<<"$depends"
 check "Depends has $abi (>= $ws)" grep -qF "$abi (>= $ws)" <<<"$depends"
 check "Depends has what dpkg-shlibdeps found (libgcrypt20)" grep -q 'libgcrypt20' <<<"$depends"
-check "Recommends tshark | wireshark" test "$(dpkg-deb -f "$deb" Recommends)" = "tshark | wireshark"
+check "Recommends tshark | wireshark, python3 (for bthome-keys)" \
+    test "$(dpkg-deb -f "$deb" Recommends)" = "tshark | wireshark, python3"
 summary=$(dpkg-deb -f "$deb" Description | sed -n 1p)
 check "a short description ($summary)" test -n "$summary"
 check "version is the project's ($(dpkg-deb -f "$deb" Version))" \
@@ -107,7 +113,8 @@ fi
 mount --bind "$archives" "$root/var/cache/apt/archives" && mounts+=("$root/var/cache/apt/archives")
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 cp "$deb" "$root/tmp/"
-cp captures/bthome-demo.pcapng "$root/tmp/"
+cp captures/bthome-demo.pcapng captures/encrypted-ll.pcap tests/data/keys-import/keys.txt \
+    "$root/tmp/"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
@@ -130,9 +137,17 @@ check "tshark -G plugins shows it from the global folder" \
     grep -qF "/usr/lib/$triplet/wireshark/plugins/$ws/epan/bthome.so" <<<"$plugins"
 decoded=$( (in_root tshark -n -r /tmp/bthome-demo.pcapng -Y bthome 2>/dev/null || true) | wc -l)
 check "tshark decodes the demo capture ($decoded BTHome frames)" test "$decoded" -gt 0
+check "bthome-keys runs (python3 came as recommended)" \
+    bash -c "chroot '$root' /usr/bin/env -i PATH=/usr/bin:/bin bthome-keys --help >/dev/null"
+in_root bthome-keys /tmp/keys.txt >>"$work/apt.log" 2>&1 || true
+decrypted=$( (in_root tshark -n -r /tmp/encrypted-ll.pcap -Y 'bthome.encryption.decrypted == 1' \
+    -T fields -e frame.number 2>/dev/null || true) | tr '\n' ' ')
+check "keys imported by bthome-keys decrypt frames 1 2 7 8 9 ($decrypted)" \
+    test "$decrypted" = "1 2 7 8 9 "
 in_root apt-get remove -y -q "$pkg" >>"$work/apt.log" 2>&1 || die "apt remove failed"
 check "apt remove takes the plugin away" \
     bash -c "! test -e '$root${plugin_path#.}' && ! chroot '$root' tshark -G protocols 2>/dev/null | grep -qP '\tbthome(\t|\$)'"
+check "apt remove takes bthome-keys away" test ! -e "$root/usr/bin/bthome-keys"
 
 echo "package: $passed passed, $failed failed"
 [ "$failed" = 0 ]
