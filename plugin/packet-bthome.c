@@ -154,7 +154,7 @@ static void add_device(report_t *r)
     r->state = bthome_device(r->device);
     r->device_name = bthome_device_name(r->state, r->tvb, r->pinfo, r->advertiser,
         bthome_wanted(r->tree, hf_bthome_device_name) || r->objects.readings);
-    if (!r->device_name)
+    if (!r->device_name || !bthome_wanted(r->tree, hf_bthome_device_name))
         return;
     item = proto_tree_add_string(r->tree, hf_bthome_device_name, r->tvb, 0, 0, r->device_name);
     proto_item_set_generated(item);
@@ -225,7 +225,6 @@ static void add_decrypted(report_t *r, uint8_t *plain, size_t len)
     tvbuff_t *child = tvb_new_child_real_data(r->tvb, plain, (unsigned)len, (int)len);
 
     add_new_data_source(r->pinfo, child, "Decrypted BTHome");
-    proto_item_append_text(r->item, " (decrypted)");
     bthome_summary_append(r->objects.summary, "[decrypted] ");
     r->decrypted = true;
     r->audit.packet_id = bthome_add_objects(&r->objects, child, 0, plain, r->version);
@@ -253,12 +252,15 @@ static void decrypt(report_t *r, proto_tree *enc, proto_item *enc_item,
                                     &key, &tried);
     item = proto_tree_add_boolean(enc, hf_bthome_encryption_decrypted, r->tvb, 0, 0, decrypted);
     proto_item_set_generated(item);
-    if (decrypted) {
+    if (decrypted && enc) {
         item = proto_tree_add_string(enc, hf_bthome_encryption_key_mac, r->tvb, 0, 0,
                                      key.mac_text);
         if (key.name[0])
             proto_item_append_text(item, " (%s)", key.name);
         proto_item_set_generated(item);
+        proto_item_append_text(r->item, " (decrypted)");
+    }
+    if (decrypted) {
         add_decrypted(r, plain, sealed->ciphertext_len);
     } else if (tried) {
         expert_add_info_format(r->pinfo, enc_item, &ei_bthome_mic_failure,
@@ -496,8 +498,10 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     col_set_str(pinfo->cinfo, COL_PROTOCOL, "BTHome");
     if (r.report == 1)
         col_clear(pinfo->cinfo, COL_INFO);
-    r.item = proto_tree_add_protocol_format(tree, proto_bthome, tvb, 0, -1, "BTHome v%u",
-                                            r.version);
+    r.item = proto_tree_add_item(tree, proto_bthome, tvb, 0, -1, ENC_NA);
+    /* labels are written at once, even in a tree nobody shows: only with their items */
+    if (bthome_wanted(tree, hf_bthome_version))
+        proto_item_append_text(r.item, " v%u", r.version);
     r.tree = proto_item_add_subtree(r.item, ett_bthome);
     r.objects.tree = r.tree;
     r.objects.item = r.item;
@@ -626,7 +630,7 @@ static void proto_register_bthome(void)
     };
 
     bthome_core_init();
-    proto_bthome = proto_register_protocol("BTHome BLE Sensor Data", "BTHome", "bthome");
+    proto_bthome = proto_register_protocol("BTHome Sensor Data", "BTHome", "bthome");
     proto_register_field_array(proto_bthome, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
     expert_register_field_array(expert_register_protocol(proto_bthome), ei, array_length(ei));
