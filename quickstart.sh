@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Quick start: install what is missing, build, install the plugin, decode the demo capture.
 # Installs into your personal plugin folder (~/.local/lib/wireshark/plugins/X.Y/epan);
 # as root, Wireshark ignores that folder, so root installs into the global one.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Benchmark: what the BTHome plugin costs in tshark, against the baseline (the same
 tshark with the plugin disabled) and against a reference Lua dissector.
 

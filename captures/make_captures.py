@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Write the BTHome test captures: the same advertisements framed for every BLE link type.
 
 The object table comes from core/bthome_objects.h (the C X-macro table; plugin/ in older
@@ -191,7 +192,7 @@ WEATHER_MAC, DOOR_MAC, BUTTON_MAC = "A4:C1:38:00:00:01", "A4:C1:38:00:00:02", "A
 
 # Copied by hand from the spec: object bytes, then (filter field, value as the spec gives
 # it). Text values are written without their quotes; event and device-info words are the
-# dissector's value names (fields.md).
+# dissector's value names (docs/fields.md).
 SPEC_EXAMPLES = [
     ("00 09", [("packet_id", "9")]),
     ("01 61", [("battery", "97")]),
@@ -500,7 +501,7 @@ AUDIT_EXPERTS = ("duplicate", "counter_reuse", "replay", "downgrade")
 
 
 def encrypted_audit(core):
-    """One capture per audit condition of shared/fields.md, device by device."""
+    """One capture per audit condition (docs/encryption.md), device by device."""
     s = Sealer(core)
     a = SPEC_DEVICE
     first = s.sealed(a, 100, h("02 ca 09 03 bf 13"))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Where `cmake --install` puts the plugin (and tools/bthome-keys, installed TYPE BIN).
 #   default                      Wireshark's global plugin folder (as packaged plugins),
 #                                bthome-keys in <prefix>/bin

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Debian package of the plugin: `cpack -G DEB` (or `cmake --build build --target package`)
 # in a build tree makes build/wireshark-plugin-bthome_<version>-<release>_<arch>.deb that
 #   - installs bthome.so into the global plugin folder of the Wireshark it was built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Wireshark's usual C warning set (its CMakeLists.txt: the common and C-only flags it
 # builds every dissector with, as errors), for the robustness stage's warnings build.
 # Included without touching the project, after project():

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
 # usage: cmake/install-deps.sh [--tests]   (--tests adds debootstrap for the 4.4/4.6 runs,
 # what the robustness stages use: clang with libFuzzer, valgrind, cppcheck, clang-tidy;

@@ -1,4 +1,7 @@
-/* The "BTHome keys" preferences table; see bthome_keys.c. */
+/* The "BTHome keys" preferences table; see bthome_keys.c.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
 #ifndef BTHOME_KEYS_H
 #define BTHOME_KEYS_H
 

@@ -1,4 +1,7 @@
-/* Statistics > BTHome; see bthome_stats.c. */
+/* Statistics > BTHome; see bthome_stats.c.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
 #ifndef BTHOME_STATS_H
 #define BTHOME_STATS_H
 

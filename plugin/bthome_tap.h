@@ -1,6 +1,8 @@
 /* The "bthome" tap: one record per BTHome advertisement, with every decoded
  * measurement, so that statistics (bthome_stats.c) and other consumers need not
  * re-parse. Queued only while a listener is attached; all memory is the packet's.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef BTHOME_TAP_H
 #define BTHOME_TAP_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The committed captures are exactly what captures/make_captures.py writes today, with
 the encryption done by the freshly built core: a drifted generator, object table or
 crypto core fails here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Check helpers shared by the unit tests: plain C, no framework. Each CHECK counts a
  * pass or prints file:line, the input, the expected and the actual value; a test's last
  * output line is check_summary()'s "N passed, M failed".

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Create (once) and cache a Debian chroot holding a given Wireshark release's tshark and
 # development files, so the plugin can be built and tested against it.
 # usage: tests/chroot.sh SUITE        (trixie = Wireshark 4.4, forky/sid = 4.6)

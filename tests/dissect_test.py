@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Dissection test: run the real tshark with the freshly built plugin on a capture and
 compare every bthome.* field and BTHome expert info with expected output in tests/.
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""The README's field reference, generated from the plugin itself so it cannot drift.
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The field reference of docs/fields.md, generated from the plugin itself so it cannot
+drift.
 
-    field_reference.py --plugin bthome.so --readme README.md [--update]
+    field_reference.py --plugin bthome.so --doc docs/fields.md [--update]
 
-Without --update it fails when the README's reference differs from what the plugin
+Without --update it fails when the document's reference differs from what the plugin
 registers (`tshark -G fields`, which also lists the expert infos).
 """
 import argparse
@@ -36,19 +38,20 @@ def reference(plugin):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
-    ap.add_argument("--readme", required=True)
+    ap.add_argument("--doc", "--readme", dest="doc", required=True,
+                    help="the Markdown file holding the reference")
     ap.add_argument("--update", action="store_true")
     args = ap.parse_args()
-    head, old, tail = marked_section(args.readme, START, END)
+    head, old, tail = marked_section(args.doc, START, END)
     new = "\n" + reference(args.plugin) + "\n"
     if args.update:
-        with open(args.readme, "w", encoding="utf-8") as f:
+        with open(args.doc, "w", encoding="utf-8") as f:
             f.write(head + START + new + END + tail)
         return 0
     if old != new:
-        print(f"{args.readme}: field reference is stale; run\n  {' '.join(sys.argv)} --update")
+        print(f"{args.doc}: field reference is stale; run\n  {' '.join(sys.argv)} --update")
         return 1
-    print("ok: README field reference matches the plugin")
+    print(f"ok: the field reference of {args.doc} matches the plugin")
     return 0
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The plugin's filter fields (name and type, from `tshark -G fields`) must be exactly
-the checked-in list, which follows shared/fields.md: they are the public interface.
+the checked-in list: they are the public interface, named as docs/fields.md says.
 
     fields_test.py --plugin bthome.so --expected tests/expected/fields.txt [--update]
 """

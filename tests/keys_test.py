@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The bthome_keys table refuses bad rows with a message saying what is wrong (tshark
-prints it and exits 1), and accepts the spellings fields.md allows.
+prints it and exits 1), and accepts the spellings docs/encryption.md allows.
 
     keys_test.py --plugin bthome.so --capture captures/encrypted-ll.pcap
 """

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian package: build it with CPack, check what it holds and what it depends on,
 # then install it with `apt install ./<file>.deb` into a clean Debian 12 root and check
 # that tshark there lists the bthome protocol and decodes the demo capture, that

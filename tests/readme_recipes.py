@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""The README's analysis recipes run as written: every ```sh block between the
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The user guide's analysis recipes run as written: every ```sh block between the
 <!-- recipes:start --> and <!-- recipes:end --> markers is run with bash (tshark being the
 real tshark with the built plugin, in a temporary profile, from a copy of captures/), and
 its output must be the ```text block that follows it.
 
-    readme_recipes.py --plugin bthome.so --readme README.md [--update]
+    readme_recipes.py --plugin bthome.so --doc docs/user-guide.md [--captures DIR] [--update]
+
+The recipes run in a folder holding a copy of the project's captures/ (or DIR).
 
 The outputs shown are Wireshark 4.0's (Debian 12); other versions print booleans and
 some names differently, so there the recipes must only run and print something.
@@ -55,11 +58,14 @@ def run_recipes(ws, section, captures):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
-    ap.add_argument("--readme", required=True)
+    ap.add_argument("--doc", "--readme", dest="doc", required=True,
+                    help="the Markdown file holding the recipes")
+    ap.add_argument("--captures", default=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "captures"))
     ap.add_argument("--update", action="store_true")
     args = ap.parse_args()
-    head, section, tail = marked_section(args.readme, START, END)
-    captures = os.path.join(os.path.dirname(os.path.abspath(args.readme)), "captures")
+    head, section, tail = marked_section(args.doc, START, END)
+    captures = args.captures
     with IsolatedTshark(args.plugin) as ws:
         results = run_recipes(ws, section, captures)
     if not results:
@@ -73,17 +79,17 @@ def main():
         for m, output in results:
             out += [section[last:m.start(2)], output]
             last = m.end(2)
-        with open(args.readme, "w", encoding="utf-8") as f:
+        with open(args.doc, "w", encoding="utf-8") as f:
             f.write(head + START + "".join(out) + section[last:] + END + tail)
         print(f"updated {len(results)} recipe outputs")
         return 0
     failures = [m.group(1).strip() for m, output in results
                 if (output != m.group(2) if exact else not output.strip())]
     if failures:
-        print("\n".join(f"output differs from the README: {f}" for f in failures))
+        print("\n".join(f"output differs from {args.doc}: {f}" for f in failures))
         print(f"FAIL: {len(failures)} of {len(results)} recipes (rerun with --update)")
         return 1
-    print(f"ok: {len(results)} recipes ran" + (" and printed what the README shows"
+    print(f"ok: {len(results)} recipes ran" + (f" and printed what {args.doc} shows"
                                                if exact else ""))
     return 0
 

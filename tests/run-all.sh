@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite: unit and dissection tests (ctest) against the host's Wireshark,
 # then the same suite built and run inside cached chroots with Wireshark 4.4 (Debian
 # trixie) and 4.6 (Debian forky). A chroot that cannot be made fails the run.
@@ -8,7 +9,7 @@
 # mutation, valgrind, static analysis, per-device memory); BTHOME_ROBUSTNESS="fuzz static"
 # chooses some, "none" skips them. Also on the host: the Debian package
 # (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root). The GUI
-# check is its own command (tools/gui-screenshots.sh --check), see the README.
+# check is its own command (tools/gui-screenshots.sh --check), see docs/user-guide.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cmake/install-deps.sh --tests || exit 1

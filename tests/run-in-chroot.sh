@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build the plugin and run the whole ctest suite against another Wireshark release,
 # inside a cached Debian chroot (tests/chroot.sh) with that release's headers and tshark.
 # usage: tests/run-in-chroot.sh SUITE      (trixie = 4.4, forky = 4.6)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Statistics test: tshark -z bthome,tree and -z bthome,readings on a capture must give
 the numbers the capture generator worked out from what it generated
 (captures/<set>.stats.json), not numbers copied from the plugin's own output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of plugin/bthome_adv.c: finding the advertisement (AdvData) around a BTHome
  * service data in the frame bytes of each link type, and its Local Name.
  *

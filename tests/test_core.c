@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the Wireshark-free core (core/bthome_core.c).
  *
- * Expected values come from the format reference (/work/shared/bthome-format.md, the
- * "spec" below), not from the code. Plain C, no framework: each CHECK counts a pass or
+ * Expected values come from the BTHome format specification (https://bthome.io/format/,
+ * the "spec" below), not from the code. Plain C, no framework: each CHECK counts a pass or
  * prints file:line, the input bytes, the expected and the actual value. The last line of
  * output is "N passed, M failed"; the exit status is non-zero on any failure.
  */

@@ -1,7 +1,8 @@
-/* Unit tests of the encryption core (plugin/bthome_crypto.c) and the device audit
- * (plugin/bthome_audit.c).
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the encryption core (core/bthome_crypto.c) and the device audit
+ * (core/bthome_audit.c).
  *
- * Vectors: the spec's worked example (shared/bthome-format.md, "Encryption (v2)"), and
+ * Vectors: the spec's worked example (https://bthome.io/encryption/), and
  * NIST SP 800-38C example 1 (AES-CCM with a 4-byte tag), both independent of this code.
  */
 #include "bthome_audit.h"

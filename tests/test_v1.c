@@ -1,8 +1,10 @@
-/* Unit tests of the legacy BTHome v1 parser (plugin/bthome_v1.c).
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the legacy BTHome v1 parser (core/bthome_v1.c).
  *
- * Expected values come from the format reference (/work/shared/bthome-format.md, "v1
- * (legacy) format"), the canonical parser's v1 test vectors, IEEE 754 bit patterns worked
- * out by hand (or with Python's struct) and the v2 core for what v1 must share with it.
+ * Expected values come from the BTHome v1 (legacy) format specification
+ * (https://bthome.io/v1/), the canonical parser's v1 test vectors, IEEE 754 bit
+ * patterns worked out by hand (or with Python's struct) and the v2 core for what v1 must
+ * share with it.
  * Same style as test_core.c: each CHECK counts a pass or prints file:line, the input, the
  * expected and the actual value; the last line is "N passed, M failed" and the exit
  * status is non-zero on any failure.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The plugin builds no BTHome tree when nothing would see it (a tree that is not shown
 and has no BTHome or expert field in a filter). Whatever does look at it must still find
 it: display filters on BTHome fields, on its expert infos (bthome.expert.*, and the

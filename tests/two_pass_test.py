@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tshark -2 (two passes; the second builds no protocol tree for summary lines) and the
 GUI's packet list re-dissect frames later without a tree: the summary lines must be the
 ones a single pass prints, BTHome Info and audit markers included. With a read filter

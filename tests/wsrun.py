@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Run tshark with a freshly built plugin, isolated from the user's Wireshark setup.
 
 tshark gets a temporary HOME and config dir, and WIRESHARK_PLUGIN_DIR pointing at a
 temporary folder that holds only our plugin (it replaces the global plugin folder, so an
 installed copy of the plugin can't be loaded instead). Wireshark ignores
-WIRESHARK_PLUGIN_DIR for root (shared/wireshark-plugin-api.md section 3), so as root
-tshark runs as nobody through setpriv.
+WIRESHARK_PLUGIN_DIR for root (it would load plugins from a folder other users may
+write), so as root tshark runs as nobody through setpriv.
 
     tests/wsrun.py PLUGIN.so [tshark arguments...]
 """

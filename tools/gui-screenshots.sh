@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Screenshots of the plugin in the real Wireshark window, for the README (docs/screenshots).
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Screenshots of the plugin in the real Wireshark window, for the docs (docs/screenshots).
 # Installs what is missing (Debian: wireshark-qt, Xvfb, xdotool, xclip, ImageMagick,
 # tesseract), builds the plugin, then runs tests/gui/gui_check.py: a fresh Wireshark per
 # picture on a private virtual display, with a temporary profile and the plugin from the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- bthome_ref.lua: a reference BTHome dissector in Lua, for the benchmark only.
 --
 -- NOT the product (that is the C plugin in plugin/). It is what a user would write

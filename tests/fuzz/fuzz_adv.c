@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: finding the advertisement around a BTHome service data in the frame
  * bytes (bthome_adv.c), as the dissector does for device names. Input: the advertiser
  * address (6 bytes, display order), the position of the service data AD structure in

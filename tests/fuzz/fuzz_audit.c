@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the device audit fed a sequence of advertisements of one device,
  * 7 input bytes each: flags (bit 0 encrypted, 1 has a counter, 2 key configured,
  * 3 trusted, 4 has a packet id, 5 forged), counter (u32 LE), payload selector (one byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Object-list walkers shared by the fuzz targets; see fuzz_common.h. */
 #include "fuzz_common.h"
 

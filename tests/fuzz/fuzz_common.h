@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the libFuzzer targets: walk a v2 or v1 object list the way the dissector
  * does and check what the dissector relies on (every offset and length the core hands
  * out lies inside the buffer, value text is NUL-terminated within its buffer). A broken

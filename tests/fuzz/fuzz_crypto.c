@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the decryption path with a fixed key and device address (the spec's
  * worked example, so its capture frame is a seed that verifies). The first input byte
  * picks a mode:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: a legacy BTHome v1 object list (UUID 0x181C service data, or the
  * plaintext of 0x181E): control byte, object ID, value, repeated. */
 #include "bthome_core.h"

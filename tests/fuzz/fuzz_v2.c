@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: BTHome v2 service data (after the UUID) as the dissector reads it,
  * the device information byte, an optional MAC, then objects. Objects are parsed even
  * when the encrypted bit is set: the parser must survive any body. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A main() for the fuzz targets without libFuzzer: runs each input file once, so that
  * ctest replays the seed corpus and the regression inputs on every compiler and
  * Wireshark version (a broken invariant aborts, failing the test).

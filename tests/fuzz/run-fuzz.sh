@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the libFuzzer targets (clang, ASan, UBSan), seeds their corpora from captures/,
 # replays every checked-in regression input, then fuzzes each target for a while.
 # Fails on any crash, sanitizer report, leak, timeout or broken invariant; the input is
@@ -17,7 +18,7 @@ targets=()
 while [ $# -gt 0 ]; do
     case $1 in
         --seconds) seconds=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,12p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Seed corpora for the fuzz targets from the BTHome service data in captures/.
 
 Reads every frame of captures/*.pcap, *.pcapng and *.log (btsnoop), finds the AD

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The plugin in the real Wireshark window: screenshots and checks under Xvfb.
 
 Starts Debian's Wireshark (Qt) on a private virtual display, as an unprivileged user,

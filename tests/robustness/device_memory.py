@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Per-device memory of the plugin: peak RSS of tshark on a capture where every frame
 comes from another random address, against one of as many frames from 50 devices.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Whole-dissector mutation test, in the style of Wireshark's tools/fuzz-test.sh.
 
 Corrupts the sample captures at random with `editcap -E PROB --seed N` (several

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The robustness stages, bounded for the test command (tests/run-all.sh runs this after
 # the host's ctest). Each prints "robustness <stage>: passed|FAILED (N s)" after its
 # own figures; any finding fails its stage, and the script then exits non-zero.

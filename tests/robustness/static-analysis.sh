@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Static analysis of the core (core/*.c) and the plugin (plugin/*.c), every finding an error:
 #   1. Wireshark's usual warnings (cmake/WiresharkWarnings.cmake) as errors, gcc and clang,
 #      for the plugin and the core (-O2, so that flow-based warnings run too);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """valgrind memcheck of tshark with the plugin over all the sample captures.
 
 The captures are concatenated with mergecap into one pcapng per job (a few tshark

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tshark in the tests' isolated environment (tests/wsrun.py), behind a wrapper command
 (valgrind, or env LD_PRELOAD=... for a sanitizer-built plugin) and with extra variables.
 The wrapper goes between setpriv and tshark, so that it applies to tshark alone."""
