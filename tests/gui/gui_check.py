@@ -491,13 +491,13 @@ class Session:
     # 2. the BTHome tree of a plaintext advertisement
     def details_plain(self):
         self.details_shot("details-plaintext", "bthome-demo.pcapng", "3", None,
-                          ("BTHome v2", "Temperature: 21.53 °C", "Humidity: 48.10 %",
+                          ("BTHome Sensor Data v2", "Temperature: 21.53 °C", "Humidity: 48.10 %",
                            "Pressure: 1013.27 hPa"))
 
     # 3. the BTHome tree of a decrypted advertisement (keys in the profile's bthome_keys)
     def details_decrypted(self):
         self.details_shot("details-decrypted", "encrypted-ll.pcap", "1", "encrypted.keys",
-                          ("BTHome v2 (decrypted)", "[Decrypted: True]",
+                          ("BTHome Sensor Data v2 (decrypted)", "[Decrypted: True]",
                            "[Key: 54:48:E6:8F:80:A5 (kitchen)]", "Temperature: 25.06 °C"))
 
     def details_shot(self, name, capture_name, frame, keys_name, wants):
