@@ -134,7 +134,7 @@ class Campaign:
         stdout = out.read_bytes()
         out.unlink()
         with self.lock:
-            self.trees += stdout.count(b"\nBTHome v")
+            self.trees += stdout.count(b"\nBTHome Sensor Data v")
         return problems(rc, err, stdout), err
 
     def group(self, index, mutants):

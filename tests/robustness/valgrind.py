@@ -96,7 +96,7 @@ def run_group(ws, out, index, captures, keys):
                               cwd=ws.tmp, timeout=1200)
     if proc.returncode != 0 or not xml_path.exists():
         return f"tshark exited {proc.returncode}\n{proc.stderr.decode()[-5000:]}"
-    return text.read_bytes().count(b"\nBTHome v"), xml_path
+    return text.read_bytes().count(b"\nBTHome Sensor Data v"), xml_path
 
 
 def main():
