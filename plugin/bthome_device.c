@@ -28,12 +28,12 @@ void bthome_register_devices(void)
 
 bthome_device_t *bthome_device(const uint8_t mac[BTHOME_MAC_LEN])
 {
-    uint64_t address = bthome_mac_number(mac);
-    bthome_device_t *dev = (bthome_device_t *)wmem_map_lookup(devices, &address);
+    uint64_t mac_number = bthome_mac_number(mac);
+    bthome_device_t *dev = (bthome_device_t *)wmem_map_lookup(devices, &mac_number);
 
     if (!dev) {
         dev = wmem_new0(wmem_file_scope(), bthome_device_t);
-        dev->address = address;
+        dev->address = mac_number;
         bthome_history_init(&dev->history);
         wmem_map_insert(devices, &dev->address, dev);
     }

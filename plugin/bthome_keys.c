@@ -184,13 +184,13 @@ static void key_rows_changed(void)
 /* The first exact entry of mac, or wildcard_first when it has none. */
 static unsigned first_exact(const uint8_t *mac)
 {
-    uint64_t address;
+    uint64_t mac_number;
     unsigned at;
 
     if (!exact_index || wildcard_first == 0)
         return wildcard_first;      /* no per-device rows: spare the lookup */
-    address = bthome_mac_number(mac);
-    at = GPOINTER_TO_UINT(g_hash_table_lookup(exact_index, &address));
+    mac_number = bthome_mac_number(mac);
+    at = GPOINTER_TO_UINT(g_hash_table_lookup(exact_index, &mac_number));
     return at ? at - 1 : wildcard_first;
 }
 

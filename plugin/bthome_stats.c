@@ -157,9 +157,9 @@ static stat_tap_table_item_type number_item(stat_tap_table_item_enum type, doubl
 }
 
 static unsigned reading_row(stat_tap_table *table, const bthome_advert_t *ad,
-                            const char *address, const bthome_reading_t *r)
+                            const char *device_text, const bthome_reading_t *r)
 {
-    char *key = g_strdup_printf("%s|%s", address, r->def->name);
+    char *key = g_strdup_printf("%s|%s", device_text, r->def->name);
     unsigned row = GPOINTER_TO_UINT(g_hash_table_lookup(reading_rows, key));
     stat_tap_table_item_type items[READING_COLUMNS];
 
@@ -168,7 +168,7 @@ static unsigned reading_row(stat_tap_table *table, const bthome_advert_t *ad,
         return row - 1;
     }
     row = table->num_elements;
-    items[COL_DEVICE] = string_item(address);
+    items[COL_DEVICE] = string_item(device_text);
     items[COL_NAME] = string_item(ad->device_name ? ad->device_name : "");
     items[COL_PROPERTY] = string_item(r->def->name);
     items[COL_UNIT] = string_item(r->def->unit);
@@ -200,17 +200,17 @@ static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo _U_,
     stat_data_t *stat_data = (stat_data_t *)tapdata;
     const bthome_advert_t *ad = (const bthome_advert_t *)data;
     stat_tap_table *table = g_array_index(stat_data->stat_tap_data->tables, stat_tap_table *, 0);
-    char address[BTHOME_MAC_TEXT_LEN];
+    char device_text[BTHOME_MAC_TEXT_LEN];
 
     if (ad->duplicate || !ad->has_device)
         return TAP_PACKET_DONT_REDRAW;
-    bthome_format_mac(ad->device, address);
+    bthome_format_mac(ad->device, device_text);
     if (!reading_rows)
         reading_rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (unsigned i = 0; i < ad->reading_count; i++) {
         const bthome_reading_t *r = &ad->readings[i];
         if (r->def->kind == BTHOME_KIND_NUMBER && is_measurement(r))
-            add_to_row(table, reading_row(table, ad, address, r), r->value, ad->frame);
+            add_to_row(table, reading_row(table, ad, device_text, r), r->value, ad->frame);
     }
     return TAP_PACKET_REDRAW;
 }
