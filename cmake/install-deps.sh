@@ -11,6 +11,9 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 # --tests also: the Debian package test (dpkg-shlibdeps). The GUI check installs its own
 # tools (tools/gui-screenshots.sh).
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2"
+# --tests also: node and npm for the workflow validation (tools/workflow-lint), unless
+# some node already provides npm (e.g. NodeSource's nodejs, which conflicts with npm).
+[ "${1:-}" = "--tests" ] && ! command -v npm >/dev/null && packages="$packages nodejs npm"
 
 missing=""
 for p in $packages; do

@@ -10,6 +10,7 @@
 # chooses some, "none" skips them. Also on the host: the Debian package
 # (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root). The GUI
 # check is its own command (tools/gui-screenshots.sh --check), see docs/user-guide.md.
+# Also on the host: the schema validation of .github/workflows (tools/workflow-lint).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cmake/install-deps.sh --tests || exit 1
@@ -25,6 +26,8 @@ echo "=== Wireshark $host_version (host) ==="
   ctest --test-dir build --output-on-failure -j2; } 2>&1 | tee -a "$log"
 echo "=== Wireshark's dissector checks (host, scripts from Wireshark's source package) ==="
 tests/ws_checks.sh 2>&1 | tee -a "$log"
+echo "=== Workflow files (host): schema validation (tools/workflow-lint) ==="
+tools/workflow-lint/check.sh 2>&1 | tee -a "$log"
 robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices}
 if [ "$robustness" != none ]; then
     echo "=== Robustness stages (host) ==="
@@ -56,6 +59,12 @@ if grep -qE '^wireshark-checks: passed' "$log"; then
     passed=$((passed + 1))
 else
     echo "*** Wireshark's dissector checks did not pass ***"; failed=$((failed + 1))
+fi
+# So does the validation of the release workflow (.github/workflows).
+if grep -qE '^workflow-lint: passed' "$log"; then
+    passed=$((passed + 1))
+else
+    echo "*** the workflow files did not validate ***"; failed=$((failed + 1))
 fi
 # Each robustness stage counts as one test; a stage that started and printed no result
 # (the script died) is a failure.
