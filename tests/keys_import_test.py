@@ -12,7 +12,9 @@ file and the line or Home Assistant entry, where the default profile is), then a
 trip through the real tshark with the built plugin: the Home Assistant sample imported
 into the default profile, the printed -o options, and a named profile (tshark -C) must
 decrypt the frames of captures/encrypted-ll.pcap that captures/README.md says its keys
-decrypt.
+decrypt. The edges (issue 30): JSON after a UTF-8 BOM, [] and {}; empty and unrecognised
+files; unreadable folders and files (as nobody when root); keys and names with tabs,
+newlines and quotes; --skip-invalid; exit status 3 for conflicts left alone.
 
 tests/data/keys-import holds the samples, made from the keys and MACs of the encrypted
 captures (captures/encrypted.keys): homeassistant/.storage/core.config_entries (bthome
@@ -313,6 +315,170 @@ def test_bad_input(check, tool, data, tmp):
           "--create-profile without --profile: a command line error", proc.stderr)
 
 
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return path
+
+
+def ha_sample(data, change=None):
+    """The Home Assistant sample as a dict, each bthome entry passed to change(entry)."""
+    with open(os.path.join(data, "homeassistant", ".storage", "core.config_entries"),
+              encoding="utf-8") as f:
+        doc = json.load(f)
+    for entry in doc["data"]["entries"]:
+        if change and entry["domain"] == "bthome":
+            change(entry)
+    return doc
+
+
+def one_error(check, proc, what, texts):
+    """A refusal: exit 1, every text on stderr, every stderr line a bthome-keys line."""
+    lines = proc.stderr.splitlines()
+    missing = [t for t in texts if t not in proc.stderr]
+    check(proc.returncode == 1 and not missing and proc.stdout == ""
+          and all(line.startswith("bthome-keys: ") for line in lines),
+          what, f"exit {proc.returncode}, missing {missing} in {proc.stderr!r}")
+
+
+def test_edges(check, tool, data, tmp):
+    print("edges: JSON kinds, empty files, permissions, one-line messages, --skip-invalid")
+    os.makedirs(tmp)
+    os.chmod(tmp, 0o755)
+    ha_text = read(os.path.join(data, "homeassistant", ".storage", "core.config_entries"))
+
+    # JSON is JSON: after a UTF-8 BOM too, and [] / {} are no key lists
+    bom = write(os.path.join(tmp, "bom", "entries.json"), b"\xef\xbb\xbf" + ha_text.encode())
+    proc = tool.run(["--print-o", bom])
+    check(proc.returncode == 0 and printed_rows(proc.stdout) == HA_ROWS,
+          "core.config_entries starting with a UTF-8 BOM: read as Home Assistant's",
+          f"exit {proc.returncode} {proc.stderr!r}")
+    for name, text, want in [
+            ("list.json", "[]\n", "JSON, but not Home Assistant's core.config_entries (a JSON "
+                                  "list, not an object)"),
+            ("bom-list.txt", "\ufeff[]", "JSON, but not Home Assistant's core.config_entries"),
+            ("object.json", "{}", 'not Home Assistant\'s core.config_entries (no "data"')]:
+        path = write(os.path.join(tmp, "json", name), text)
+        proc = tool.run(["--print-o", path])
+        one_error(check, proc, f"{text.strip()!r} ({name}): one JSON error naming the file",
+                  [f"bthome-keys: {path}: {want}"])
+        check("is not a MAC" not in proc.stderr and len(proc.stderr.splitlines()) == 2,
+              f"{name}: not read as a key list", proc.stderr)
+
+    # empty and unrecognised files: an error naming the file; the same message for an
+    # empty core.config_entries named directly or found through its folder
+    ha_dir = os.path.join(tmp, "empty-ha")
+    storage = write(os.path.join(ha_dir, ".storage", "core.config_entries"), "")
+    by_folder = tool.run(["--print-o", ha_dir])
+    by_file = tool.run(["--print-o", storage])
+    one_error(check, by_file, "an empty core.config_entries named directly: an error naming it",
+              [f"{storage}: empty file, no Home Assistant config entries"])
+    check(by_folder.returncode == 1 and by_folder.stderr == by_file.stderr,
+          "... the same message as through its configuration folder",
+          f"{by_folder.stderr!r} vs {by_file.stderr!r}")
+    empty = write(os.path.join(tmp, "empty.txt"), "\n  \n")
+    one_error(check, tool.run([empty], env={"WIRESHARK_CONFIG_DIR": tmp}),
+              "an empty key list: an error naming it, nothing written",
+              [f"{empty}: empty file, no key list", "nothing written"])
+    prose = write(os.path.join(tmp, "notes.txt"),
+                  "My sensors\n\nThe kitchen one is by the window.\nGarage: battery low\n")
+    proc = tool.run(["--print-o", prose])
+    one_error(check, proc, "a file of no known kind: one message naming it",
+              [f"{prose}: not recognised: no line starts with a MAC"])
+    check(len(proc.stderr.splitlines()) == 2, "... not one error per line", proc.stderr)
+
+    # permissions: said as such, naming the folder or file (as nobody when root)
+    as_nobody = os.getuid() == 0
+    locked = os.path.join(tmp, "locked-ha")
+    shutil.copytree(os.path.join(data, "homeassistant"), locked)
+    for d, _, files in os.walk(locked):
+        os.chmod(d, 0o755)
+        for f in files:
+            os.chmod(os.path.join(d, f), 0o644)
+    locked_storage = os.path.join(locked, ".storage")
+    os.chmod(locked_storage, 0o700 if as_nobody else 0o000)
+    proc = tool.run(["--print-o", locked], as_nobody=as_nobody)
+    one_error(check, proc, "an unreadable .storage folder: permission denied, naming it",
+              [f"{locked_storage}: permission denied"])
+    check("no .storage" not in proc.stderr, "... not \"no .storage/core.config_entries\"",
+          proc.stderr)
+    os.chmod(locked_storage, 0o755)
+    locked_file = os.path.join(locked_storage, "core.config_entries")
+    os.chmod(locked_file, 0o600 if as_nobody else 0o000)
+    for what, source in (("folder", locked), ("file", locked_file)):
+        proc = tool.run(["--print-o", source], as_nobody=as_nobody)
+        one_error(check, proc, f"an unreadable core.config_entries (given its {what}): "
+                  "permission denied, naming it", [f"{locked_file}: permission denied"])
+
+    # one line per message, a name in quotes once, a key's real problem
+    def awkward(entry):
+        if entry["title"] == "Hallway door":
+            entry["title"] = 'Hall\n"door"'
+            entry["data"]["bindkey"] += "\t"
+        if entry["title"] == "Office":
+            entry["data"]["bindkey"] = entry["data"]["bindkey"][:16] + "\n" + \
+                entry["data"]["bindkey"][16:]
+        if entry["title"] == "Garage":
+            entry["unique_id"] = "A4:C1:38:E0:00:03\t"
+    bad = write(os.path.join(tmp, "awkward", "core.config_entries"),
+                json.dumps(ha_sample(data, awkward), indent=2))
+    proc = tool.run(["--print-o", bad])
+    one_error(check, proc, "keys and names with tabs and newlines: one line per message",
+              ["(\'Hall\\n\"door\"\'): key \"A1B2C3D4E5F60718293A4B5C6D7E8F90\\t\" has 32 hex "
+               "digits and also a tab",
+               '("Office"): key "0011223344556677\\n8899aabbccddeeff" has 32 hex digits and '
+               "also a newline",
+               '("Garage"): "A4:C1:38:E0:00:03\\t" is not a MAC'])
+    check(len(proc.stderr.splitlines()) == 4 and "not 32 hex digits" not in proc.stderr,
+          "... three problems, three lines, no \"not 32 hex digits\" for 32 digits",
+          proc.stderr)
+    quoted = write(os.path.join(tmp, "quoted", "core.config_entries"), json.dumps(
+        ha_sample(data, lambda e: e.update(unique_id="kitchen")
+                  if e["title"].startswith("Kitchen") else None)))
+    proc = tool.run(["--print-o", quoted])
+    check(proc.returncode == 1 and '(\'Kitchen "K\u00fcche"\'): "kitchen" is not a MAC'
+          in proc.stderr, "a name with double quotes is quoted once", proc.stderr)
+
+    # --skip-invalid: the good entries imported, the bad ones listed, exit status 3
+    def two_bad(entry):
+        if entry["title"] == "Office":
+            entry["data"]["bindkey"] = "00112233445566778899aabbccddee"
+        if entry["title"] == "Garage":
+            entry["unique_id"] = "garage-sensor"
+    bad_ha = write(os.path.join(tmp, "two-bad", "core.config_entries"),
+                   json.dumps(ha_sample(data, two_bad)))
+    good = [r for r in HA_ROWS if r[2] not in ("Office", "Garage")]
+    proc = tool.run(["--print-o", "--skip-invalid", bad_ha])
+    rejected = [line for line in proc.stderr.splitlines() if ": rejected: " in line]
+    check(proc.returncode == 3 and printed_rows(proc.stdout) == good and len(rejected) == 2
+          and '("Office"): key "00112233445566778899aabbccddee" has 30 hex digits' in proc.stderr
+          and '("Garage"): "garage-sensor" is not a MAC' in proc.stderr,
+          "--skip-invalid --print-o: the good rows printed, the 2 bad entries rejected on "
+          "stderr, exit status 3", f"exit {proc.returncode} {proc.stdout!r} {proc.stderr!r}")
+    confdir = os.path.join(tmp, "skip-profile")
+    os.makedirs(confdir)
+    proc = tool.run(["--skip-invalid", bad_ha], env={"WIRESHARK_CONFIG_DIR": confdir})
+    path = os.path.join(confdir, "bthome_keys")
+    check(proc.returncode == 3 and os.path.isfile(path)
+          and read(path) == HEADER + "".join(row_text(*r) for r in good)
+          and "not everything imported: 2 rejected" in proc.stderr,
+          "--skip-invalid into a profile: the good rows written, exit status 3",
+          f"exit {proc.returncode} {proc.stderr!r}")
+    proc = tool.run([bad_ha], env={"WIRESHARK_CONFIG_DIR": confdir})
+    check(proc.returncode == 1 and "nothing written" in proc.stderr,
+          "without --skip-invalid the same file is all or nothing", proc.stderr)
+    other_key = write(os.path.join(tmp, "other-key.txt"),
+                      "54:48:e6:8f:80:a5 0f1e2d3c4b5a69788796a5b4c3d2e1f0 kitchen?\n"
+                      "A4:C1:38:E0:00:07 0f1e2d3c4b5a69788796a5b4c3d2e1f0 porch\n")
+    proc = tool.run(["--print-o", "--skip-invalid", os.path.join(data, "keys.txt"), other_key])
+    macs = [r[0] for r in printed_rows(proc.stdout)] if proc.returncode == 3 else None
+    check(macs == [r[0] for r in LIST_ROWS[1:]] + ["A4:C1:38:E0:00:07"]
+          and "rejected: " + other_key + " line 1: another key for 54:48:E6:8F:80:A5"
+          in proc.stderr, "--skip-invalid: a MAC with two keys in the sources is left out "
+          "entirely", f"{macs} {proc.stderr!r}")
+
+
 def test_merge(check, tool, data, tmp):
     print("merging into an existing bthome_keys")
     profile = os.path.join(tmp, "merge")
@@ -326,25 +492,29 @@ def test_merge(check, tool, data, tmp):
 
     before = snapshot(profile)
     proc = tool.run(["--dry-run", ha], env=env)
-    check(proc.returncode == 0 and snapshot(profile) == before and "dry run, nothing written"
+    check(proc.returncode == 3 and snapshot(profile) == before and "dry run, nothing written"
           in proc.stdout and proc.stdout.count("  add ") == 3,
-          "--dry-run: shows 3 rows to add, writes nothing", proc.stdout)
+          "--dry-run: shows 3 rows to add, writes nothing, exits as the import would (3: "
+          "a conflict)", f"exit {proc.returncode} {proc.stdout}")
 
     proc = tool.run([ha], env=env)
     added = "".join(row_text(*r) for r in HA_ROWS if r[2] in ("Hallway door", "Office",
                                                               "Keyed (disabled)"))
     want = EXISTING + "\n" + added
     got = read(path)
-    check(proc.returncode == 0 and got == want,
+    check(proc.returncode == 3 and got == want,
           "existing rows kept byte for byte ('*', same key, refused row, comment), "
           "new rows appended with the source's names", f"got:\n{got}\nwant:\n{want}")
+    conflict = (f'bthome-keys: conflict: A4:C1:38:E0:00:03  "Garage": line 5 of {path} has '
+                "another key, left as it is (--replace takes the one from ")
     check("CONFLICT  A4:C1:38:E0:00:03" in proc.stdout and "line 5 has another key"
-          in proc.stdout and "--replace" in proc.stderr,
-          "a MAC with another key (any case, dashes) is reported and left alone",
+          in proc.stdout and conflict in proc.stderr and "not everything imported: 1 "
+          "conflicting" in proc.stderr,
+          "a MAC with another key (any case, dashes) is reported on stderr and left alone",
           proc.stdout + proc.stderr)
     check("have      54:48:E6:8F:80:A5" in proc.stdout and "my kitchen" in got,
           "the same key for a MAC is skipped, its row keeps its name", proc.stdout)
-    check("line 6 ('kitchen') is a row Wireshark refuses" in proc.stdout,
+    check('line 6 ("kitchen") is a row Wireshark refuses' in proc.stdout,
           "a row Wireshark refuses is pointed out and kept", proc.stdout)
     mode = stat.S_IMODE(os.stat(path).st_mode)
     check(mode == 0o600, f"the written file is mode 0600 (was 0644; is {oct(mode)})")
@@ -353,8 +523,11 @@ def test_merge(check, tool, data, tmp):
 
     before = snapshot(profile)
     proc = tool.run([ha], env=env)
-    check(proc.returncode == 0 and snapshot(profile) == before and "nothing to write"
-          in proc.stdout, "importing again changes nothing", proc.stdout)
+    check(snapshot(profile) == before and "nothing to write" in proc.stdout,
+          "importing again changes nothing", proc.stdout)
+    check(proc.returncode == 3 and conflict in proc.stderr,
+          "a conflict left alone when nothing else is written: on stderr, exit status 3",
+          f"exit {proc.returncode}, stderr {proc.stderr!r}")
 
     proc = tool.run(["--replace", ha], env=env)
     garage = '"a4-c1-38-e0-00-03","0f1e2d3c4b5a69788796a5b4c3d2e1f0","garage (right key)"\n'
@@ -502,6 +675,7 @@ def main():
         tool = Tool(os.path.abspath(args.tool), tmp)
         test_reading(check, tool, args.data, tmp)
         test_bad_input(check, tool, args.data, os.path.join(tmp, "bad"))
+        test_edges(check, tool, args.data, os.path.join(tmp, "edges"))
         test_merge(check, tool, args.data, tmp)
         test_locations(check, tool, args.data, os.path.join(tmp, "where"))
         test_round_trip(check, tool, args.plugin, args.data, args.captures)
