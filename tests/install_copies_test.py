@@ -27,24 +27,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from wsrun import NOBODY, tshark_version  # noqa: E402
+from wsrun import NOBODY, Checks, tshark_version  # noqa: E402
 
 WARNING = "The plugin 'bthome.so' was found in multiple directories"
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failures = []
-
-    def __call__(self, ok, what, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"  ok   {what}")
-        else:
-            self.failures.append(what)
-            print(f"  FAIL {what}" + (f"\n       {detail}" if detail else ""))
-        return ok
 
 
 def install(source, plugin, tmp, name, home, prefix, user):
@@ -147,12 +132,7 @@ def main():
               "the older personal copy is replaced by the new one")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if check.failures:
-        print(f"install-copies: {len(check.failures)} of "
-              f"{check.passed + len(check.failures)} checks FAILED")
-        return 1
-    print(f"install-copies: {check.passed} checks passed")
-    return 0
+    return check.summary("install-copies")
 
 
 if __name__ == "__main__":
