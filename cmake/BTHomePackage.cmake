@@ -8,16 +8,27 @@
 #     finds (libwsutil, glib, libgcrypt, libc), and recommends tshark or wireshark,
 #   - installs tools/bthome-keys (the key importer, a Python 3 script) as /usr/bin/bthome-keys
 #     when the tree has it, and then also recommends python3,
-#   - carries /usr/share/doc/<package>/copyright (cmake/debian/copyright).
+#   - carries /usr/share/doc/<package>/copyright (cmake/debian/copyright), its
+#     changelog.Debian.gz (cmake/debian/changelog.in) and bthome-keys' man page made from
+#     its --help by help2man (cmake/BTHomeKeysMan.cmake),
+#   - says in its postinst when a personal plugin folder holds another bthome.so, which
+#     Wireshark then skips with a warning (cmake/debian/postinst.in).
 # Include it after bthome_install_plugin(); it can also be injected into an unchanged
 # tree with -DCMAKE_PROJECT_INCLUDE=<this file> (it then waits for the end of the
-# configuration). Needs dpkg-dev (dpkg-shlibdeps) when packaging.
+# configuration). Needs dpkg-dev (dpkg-shlibdeps) and help2man when packaging; lintian
+# finds no error or warning in the package (tests/package_test.sh checks it).
 include_guard(GLOBAL)
 
 set(BTHOME_PACKAGE_NAME "wireshark-plugin-bthome" CACHE STRING "Debian package name")
 set(BTHOME_PACKAGE_RELEASE "1" CACHE STRING "Debian revision of the package")
-set(BTHOME_PACKAGE_MAINTAINER "BTHome Wireshark plugin maintainers <bthome-wireshark@localhost>"
+# The project's maintainers address (the one its repository's commits carry).
+set(BTHOME_PACKAGE_MAINTAINER
+    "BTHome Wireshark plugin maintainers <maintainers@users.noreply.a-seed-fe114d7e.example>"
     CACHE STRING "Maintainer field of the Debian package")
+if(BTHOME_PACKAGE_MAINTAINER MATCHES "@localhost>$")   # the placeholder of older trees
+    set_property(CACHE BTHOME_PACKAGE_MAINTAINER PROPERTY VALUE
+        "BTHome Wireshark plugin maintainers <maintainers@users.noreply.a-seed-fe114d7e.example>")
+endif()
 
 function(_bthome_package)
     if(BTHOME_USER_INSTALL)
@@ -105,12 +116,28 @@ function(_bthome_package)
     set(CPACK_DEBIAN_PACKAGE_ENHANCES "tshark, wireshark" PARENT_SCOPE)
     set(CPACK_STRIP_FILES ON PARENT_SCOPE)
     set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}" PARENT_SCOPE)
-    # /usr/share/doc/<package>/copyright only in the package, not in `cmake --install`.
+    # /usr/share/doc/<package>/{copyright,changelog.Debian.gz} and the man page only in
+    # the package, not in `cmake --install`.
     set(BTHOME_PACKAGE_DOC "share/doc/${BTHOME_PACKAGE_NAME}")
     set(BTHOME_PACKAGE_COPYRIGHT "${PROJECT_SOURCE_DIR}/cmake/debian/copyright")
+    set(BTHOME_PACKAGE_CHANGELOG "${PROJECT_BINARY_DIR}/package-doc/changelog")
+    configure_file("${PROJECT_SOURCE_DIR}/cmake/debian/changelog.in"
+        "${BTHOME_PACKAGE_CHANGELOG}" @ONLY)
+    file(STRINGS "${BTHOME_PACKAGE_CHANGELOG}" newest LIMIT_COUNT 1)
+    if(NOT newest MATCHES "\\(${PROJECT_VERSION}-${BTHOME_PACKAGE_RELEASE}\\)")
+        message(WARNING "cmake/debian/changelog.in has no entry for "
+            "${PROJECT_VERSION}-${BTHOME_PACKAGE_RELEASE} at its top: add one")
+    endif()
     configure_file("${PROJECT_SOURCE_DIR}/cmake/debian/install-doc.cmake.in"
         "${PROJECT_BINARY_DIR}/bthome-package-doc.cmake" @ONLY)
     set(CPACK_INSTALL_SCRIPTS "${PROJECT_BINARY_DIR}/bthome-package-doc.cmake" PARENT_SCOPE)
+    # postinst: a personal copy of the plugin is named (Wireshark skips it from now on).
+    set(BTHOME_GLOBAL_PLUGIN "${CMAKE_INSTALL_PREFIX}/${Wireshark_PLUGIN_LIBDIR}/epan/bthome.so")
+    configure_file("${PROJECT_SOURCE_DIR}/cmake/debian/postinst.in"
+        "${PROJECT_BINARY_DIR}/package-control/postinst" @ONLY)
+    set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${PROJECT_BINARY_DIR}/package-control/postinst"
+        PARENT_SCOPE)
+    set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON PARENT_SCOPE)
     message(STATUS "BTHome: cpack -G DEB makes ${BTHOME_PACKAGE_NAME} for Wireshark ${ws}, "
         "depending on ${abi_package}")
 endfunction()

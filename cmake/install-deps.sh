@@ -3,14 +3,14 @@
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
 # usage: cmake/install-deps.sh [--tests]   (--tests adds debootstrap for the 4.4/4.6 runs,
 # what the robustness stages use: clang with libFuzzer, valgrind, cppcheck, clang-tidy;
-# and the package test's dpkg-dev)
+# and the package test's dpkg-dev, help2man and lintian)
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
     cppcheck clang-tidy"
-# --tests also: the Debian package test (dpkg-shlibdeps). The GUI check installs its own
-# tools (tools/gui-screenshots.sh).
-[ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2"
+# --tests also: the Debian package test (dpkg-shlibdeps, help2man for bthome-keys' man
+# page, lintian). The GUI check installs its own tools (tools/gui-screenshots.sh).
+[ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2 help2man lintian"
 # --tests also: node and npm for the workflow validation (tools/workflow-lint), unless
 # some node already provides npm (e.g. NodeSource's nodejs, which conflicts with npm).
 [ "${1:-}" = "--tests" ] && ! command -v npm >/dev/null && packages="$packages nodejs npm"

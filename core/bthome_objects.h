@@ -4,7 +4,7 @@
  * the display-filter fields (tools/gen_object_fields.c writes them into
  * plugin/packet-bthome-objects.c), the capture generator (captures/make_captures.py
  * parses this file) and the field reference in the docs. Adding an object ID is adding a
- * row here, then rebuilding the target object-fields.
+ * row here and its spec example, then the steps of docs/design.md ("Adding an object ID").
  *
  * Columns:
  *   id      object ID

@@ -31,7 +31,7 @@ check() {   # check "what" command...
 }
 
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot)"
-for tool in cpack dpkg-deb dpkg-shlibdeps debootstrap; do
+for tool in cpack dpkg-deb dpkg-shlibdeps debootstrap lintian help2man; do
     command -v "$tool" >/dev/null || die "$tool is missing (cmake/install-deps.sh --tests)"
 done
 
@@ -62,8 +62,9 @@ plugin_path="./usr/lib/$triplet/wireshark/plugins/$ws/epan/bthome.so"
 pkg=$(dpkg-deb -f "$deb" Package)
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort)
 expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" \
-    "./usr/bin/bthome-keys" | sort)
-check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys and the copyright" \
+    "./usr/share/doc/$pkg/changelog.Debian.gz" "./usr/share/man/man1/bthome-keys.1.gz" \
+    "./usr/share/lintian/overrides/$pkg" "./usr/bin/bthome-keys" | sort)
+check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys, its man page, the copyright, changelog and lintian overrides" \
     test "$files" = "$expected"
 check "bthome-keys is packaged executable and unchanged" bash -c \
     "dpkg-deb -c '$deb' | grep -E '^-rwxr-xr-x .* \./usr/bin/bthome-keys\$' >/dev/null &&
@@ -86,6 +87,22 @@ check "version is the project's ($(dpkg-deb -f "$deb" Version))" \
 dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$pkg/copyright" >"$build/copyright.check"
 check "the copyright file is DEP-5 with a license" \
     grep -q '^License: GPL-2.0-or-later' "$build/copyright.check"
+# ---- lintian, Debian's own package check: no error, no warning
+echo "=== lintian $(lintian --version | grep -oE '[0-9.]+' | head -n1) ==="
+lintian_out=$(lintian "$deb" 2>/dev/null || true)
+[ -z "$lintian_out" ] || printf '%s\n' "$lintian_out" | sed 's/^/    /'
+check "lintian: no E: or W: line" bash -c "! grep -qE '^[EW]: ' <<<\"\$1\"" _ "$lintian_out"
+maintainer=$(dpkg-deb -f "$deb" Maintainer)
+changelog=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$pkg/changelog.Debian.gz" | zcat)
+check "the changelog's newest entry is this version ($(dpkg-deb -f "$deb" Version)), by the Maintainer ($maintainer)" \
+    bash -c "head -n1 <<<\"\$1\" | grep -qF \"($(dpkg-deb -f "$deb" Version))\" &&
+             grep -m1 '^ -- ' <<<\"\$1\" | grep -qF \" -- $maintainer  \"" _ "$changelog"
+# the man page is what help2man makes of this bthome-keys --help (cmake/BTHomeKeysMan.cmake)
+cmake -DTOOL="$src/tools/bthome-keys" -DVERSION="$(dpkg-deb -f "$deb" Version | cut -d- -f1)" \
+    -DOUT="$build/bthome-keys.1.check" -P cmake/BTHomeKeysMan.cmake
+check "the man page of bthome-keys is its --help of now" bash -c \
+    "dpkg-deb --fsys-tarfile '$deb' | tar -xO ./usr/share/man/man1/bthome-keys.1.gz | zcat |
+     cmp -s - '$build/bthome-keys.1.check' && grep -qF -- 'skip\\-invalid' '$build/bthome-keys.1.check'"
 
 # ---- 3. a clean Debian 12 root -------------------------------------------------------
 if [ ! -f "$clean/.bthome-ready" ]; then
@@ -120,6 +137,8 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
     LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
 echo "=== apt install ./$(basename "$deb") in a clean Debian 12 ==="
+personal="/home/alice/.local/lib/wireshark/plugins/$ws/epan/bthome.so"  # an older install
+mkdir -p "$root$(dirname "$personal")" && cp "$build/bthome.so" "$root$personal"
 check "the root is clean Debian 12 without Wireshark ($(cat "$root/etc/debian_version"))" \
     bash -c "grep -q '^12\.' '$root/etc/debian_version' && ! test -e '$root/usr/bin/tshark'"
 in_root apt-get -o Acquire::Check-Valid-Until=false update -q >"$work/apt.log" 2>&1 \
@@ -130,6 +149,8 @@ else
     tail -n 30 "$work/apt.log"; die "apt install of the package failed"
 fi
 check "the plugin is where dpkg says" in_root test -f "${plugin_path#.}"
+check "its postinst names the personal copy Wireshark now skips, and how to remove it" \
+    grep -qF "skips that copy with the warning \"The plugin 'bthome.so' was found in multiple directories\" on every run of its user; remove it: rm '$personal'" "$work/apt.log"
 protocols=$(in_root tshark -G protocols 2>/dev/null)
 check "tshark -G protocols lists bthome" \
     grep -qP '\tbthome(\t|$)' <<<"$protocols"

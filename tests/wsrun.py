@@ -100,6 +100,32 @@ class IsolatedTshark:
         return proc
 
 
+class Checks:
+    """Named checks of a test script: each prints ok or FAIL (with what was seen), then
+    summary() prints the closing line and gives the exit status."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failures = []
+
+    def __call__(self, ok, what, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"  ok   {what}")
+        else:
+            self.failures.append(what)
+            print(f"  FAIL {what}" + (f"\n       {detail}" if detail else ""))
+        return ok
+
+    def summary(self, name):
+        if self.failures:
+            print(f"{name}: {len(self.failures)} of {self.passed + len(self.failures)} "
+                  "checks FAILED")
+            return 1
+        print(f"{name}: {self.passed} checks passed")
+        return 0
+
+
 def key_options(keys_file):
     """tshark options giving the rows of a captures/<set>.keys file to the keys table
     (none for None)."""
