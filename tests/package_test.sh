@@ -149,7 +149,7 @@ check "keys imported by bthome-keys decrypt frames 1 2 7 8 9 ($decrypted)" \
 check "the BTHome profile is in Wireshark's global profiles folder" \
     diff -r profile/BTHome "$root${profile_dir#.}"
 # tshark -C finds a global profile (and copies it into the personal folder on first use)
-columns=$(in_root tshark -n -C BTHome -r /tmp/bthome-demo.pcapng -T tabs -c 1 2>&1 || true)
+columns=$(in_root tshark -n -C BTHome -r /tmp/bthome-demo.pcapng -T tabs -c 1 2>/dev/null || true)
 check "tshark -C BTHome shows the profile's Device and RSSI columns ($columns)" \
     grep -qP '\tWeather,a4:c1:38:00:00:01\t-62\t' <<<"$columns"
 in_root apt-get remove -y -q "$pkg" >>"$work/apt.log" 2>&1 || die "apt remove failed"
