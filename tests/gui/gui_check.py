@@ -640,7 +640,34 @@ class Session:
         finally:
             ws.close()
 
+    # 8. The profile's I/O graphs (profile/BTHome/io_graphs, which only the GUI reads): the
+    # dialog takes them without an error and draws the temperature and humidity lines. No
+    # picture: io-graph.png shows the same plot.
+    def profile_io_graph(self):
+        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
+        with zipfile.ZipFile(self.args.profile_zip) as z:
+            files = {"profiles/" + name: z.read(name).decode("utf-8") for name in z.namelist()
+                     if not name.endswith("/")}
+        ws = self.open("profile-io-graph", profile(**files),
+                       ["-C", "BTHome", "-r", capture, "-z", "io,stat,10"])
+        try:
+            self.main_window(ws, capture)
+            dlg = ws.find_window(r"I/O Graphs?")
+            self.xdo_resize(ws, dlg, 1000, 600)
+            ws.wait_settled(dlg)
+            path = os.path.join(self.logs, "profile-io-graph.png")
+            ws.grab(dlg, path)
+            for graph, fx in PROFILE_IO_GRAPH_HUES.items():
+                px = count_where(path, 0.7, fx)     # the plot, not the table below it
+                self.check(ws, px > 200, f"the profile's {graph} graph is drawn ({px} pixels "
+                           f"of its colour in the plot)")
+        finally:
+            ws.close()
 
+
+# The graphs profile/BTHome/io_graphs enables: temperature red (#CC0000), humidity blue
+# (#3465A4), anti-aliased pixels included.
+PROFILE_IO_GRAPH_HUES = {"temperature": "(r-g>0.2 && r-b>0.2)", "humidity": "(b-r>0.2 && b-g>0.1)"}
 # Backgrounds of profile/BTHome/colorfilters (16-bit values there, 8-bit on screen); the
 # selected row (frame 1) shows the selection colour instead.
 PROFILE_COLORS = {"problem": (0xa4, 0x00, 0x00), "downgrade": (0xfc, 0xe9, 0x4f),
@@ -662,8 +689,13 @@ column.width:
 
 def count_red(png, top):
     """Red pixels, anti-aliased ones included, in the top part of the image."""
+    return count_where(png, top, "(r-g>0.2 && r-b>0.2)")
+
+
+def count_where(png, top, condition):
+    """Pixels meeting an ImageMagick -fx condition in the top part of the image."""
     proc = run(["convert", png, "-gravity", "North", "-crop", f"100%x{top * 100:.0f}%+0+0",
-                "+repage", "-alpha", "off", "-fx", "(r-g>0.2 && r-b>0.2) ? 1 : 0",
+                "+repage", "-alpha", "off", "-fx", f"{condition} ? 1 : 0",
                 "-format", "%[fx:mean*w*h]", "info:"])
     try:
         return int(float(proc.stdout.strip()))
@@ -703,7 +735,8 @@ def main():
     ap.add_argument("--out", help="folder for the PNGs (default: a temporary one)")
     ap.add_argument("--only", metavar="SCENES",
                     help="comma-separated scenes to run (packet_list, details_plain, "
-                    "details_decrypted, expert, stats_tree, io_graph, bthome_profile), "
+                    "details_decrypted, expert, stats_tree, io_graph, bthome_profile, "
+                    "profile_io_graph), "
                     "for debugging")
     ap.add_argument("--compare", metavar="DIR",
                     help="fail unless the new PNGs are byte-identical to those in DIR")
@@ -731,7 +764,7 @@ def main():
     try:
         scenes = (session.packet_list, session.details_plain, session.details_decrypted,
                   session.expert, session.stats_tree, session.io_graph,
-                  session.bthome_profile)
+                  session.bthome_profile, session.profile_io_graph)
         only = args.only.split(",") if args.only else None
         for scene in scenes:
             if not only or scene.__name__ in only:
