@@ -593,12 +593,7 @@ class Session:
         ws = self.open("io-graph", profile(io_graphs=IO_GRAPHS),
                        ["-r", capture, "-z", "io,stat,10"])
         try:
-            self.main_window(ws, capture)
-            dlg = ws.find_window(r"I/O Graphs?")
-            self.xdo_resize(ws, dlg, 1000, 600)
-            ws.wait_settled(dlg)
-            path = os.path.join(self.out, "io-graph.png")
-            ws.grab(dlg, path)
+            path = self.grab_io_graphs(ws, capture, os.path.join(self.out, "io-graph.png"))
             px = count_red(path, top=0.7)       # the plot, not the table below it
             self.check(ws, px > 500, f"the bthome.temperature line is drawn ({px} red "
                        f"pixels in the plot)")
@@ -607,21 +602,34 @@ class Session:
         finally:
             ws.close()
 
+    def grab_io_graphs(self, ws, capture, path):
+        """The I/O Graphs dialog (opened by -z io,stat), settled, as a PNG at path."""
+        self.main_window(ws, capture)
+        dlg = ws.find_window(r"I/O Graphs?")
+        self.xdo_resize(ws, dlg, 1000, 600)
+        ws.wait_settled(dlg)
+        ws.grab(dlg, path)
+        return path
+
+    def bthome_profile_files(self):
+        """The BTHome profile's files from the zip the build makes, as Wireshark's profile
+        import unpacks it: {"profiles/BTHome/<file>": text}."""
+        with zipfile.ZipFile(self.args.profile_zip) as z:
+            return {"profiles/" + name: z.read(name).decode("utf-8") for name in z.namelist()
+                    if not name.endswith("/")}
+
     # 7. The BTHome profile (imported from build/BTHome-profile.zip, as Wireshark's profile
     # import unpacks it) selected with -C: its columns, colours and filter buttons on the
     # audit capture, where every colouring rule has frames.
     def bthome_profile(self):
         capture = os.path.join(CAPTURES, "encrypted-audit-ll-phdr.pcap")
-        with zipfile.ZipFile(self.args.profile_zip) as z:
-            files = {name: z.read(name).decode("utf-8") for name in z.namelist()
-                     if not name.endswith("/")}
-        name = "BTHome/preferences"
-        files[name] += "\n" + PREFERENCES      # the screenshots' fixed look, as above
-        files["BTHome/recent"] = recent(560, 110).split("column.width:")[0] + \
+        files = self.bthome_profile_files()
+        files["profiles/BTHome/preferences"] += "\n" + PREFERENCES   # the pictures' fixed look
+        files["profiles/BTHome/recent"] = recent(560, 110).split("column.width:")[0] + \
             PROFILE_COLUMN_WIDTHS
-        files["BTHome/bthome_keys"] = keys_file(os.path.join(CAPTURES, "encrypted-audit.keys"))
-        config = profile(**{"profiles/" + n: text for n, text in files.items()})
-        ws = self.open("profile", config, ["-C", "BTHome", "-r", capture, "-g", "1"])
+        files["profiles/BTHome/bthome_keys"] = keys_file(
+            os.path.join(CAPTURES, "encrypted-audit.keys"))
+        ws = self.open("profile", profile(**files), ["-C", "BTHome", "-r", capture, "-g", "1"])
         try:
             wid = self.main_window(ws, capture)
             row = self.copy_selected_row(ws, wid)
@@ -645,18 +653,11 @@ class Session:
     # picture: io-graph.png shows the same plot.
     def profile_io_graph(self):
         capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
-        with zipfile.ZipFile(self.args.profile_zip) as z:
-            files = {"profiles/" + name: z.read(name).decode("utf-8") for name in z.namelist()
-                     if not name.endswith("/")}
-        ws = self.open("profile-io-graph", profile(**files),
+        ws = self.open("profile-io-graph", profile(**self.bthome_profile_files()),
                        ["-C", "BTHome", "-r", capture, "-z", "io,stat,10"])
         try:
-            self.main_window(ws, capture)
-            dlg = ws.find_window(r"I/O Graphs?")
-            self.xdo_resize(ws, dlg, 1000, 600)
-            ws.wait_settled(dlg)
-            path = os.path.join(self.logs, "profile-io-graph.png")
-            ws.grab(dlg, path)
+            path = self.grab_io_graphs(ws, capture,
+                                       os.path.join(self.logs, "profile-io-graph.png"))
             for graph, fx in PROFILE_IO_GRAPH_HUES.items():
                 px = count_where(path, 0.7, fx)     # the plot, not the table below it
                 self.check(ws, px > 200, f"the profile's {graph} graph is drawn ({px} pixels "
