@@ -58,7 +58,8 @@ def main():
     files = sorted(os.listdir(args.profile))
     with tempfile.TemporaryDirectory() as tmp:
         cases = [("default", {}, ".config/wireshark"),
-                 ("XDG_CONFIG_HOME", {"XDG_CONFIG_HOME": os.path.join(tmp, "xdg")}, "xdg/wireshark"),
+                 ("XDG_CONFIG_HOME", {"XDG_CONFIG_HOME": os.path.join(tmp, "xdg")},
+                  "xdg/wireshark"),
                  ("WIRESHARK_CONFIG_DIR", {"WIRESHARK_CONFIG_DIR": os.path.join(tmp, "ws")}, "ws"),
                  ("~/.wireshark", {}, ".wireshark")]
         for case, env_vars, where in cases:

@@ -18,7 +18,8 @@ The profile goes into the temporary config dir's profiles/ folder and every run 
     filter-button rows there.
 
     profile_test.py --plugin bthome.so --core libbthomecore.so --profile profile/BTHome \
-        --captures captures --expected tests/expected/profile-filters.txt --fields-doc docs/fields.md
+        --captures captures --expected tests/expected/profile-filters.txt \
+        --fields-doc docs/fields.md
 """
 import argparse
 import csv
