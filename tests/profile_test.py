@@ -64,9 +64,10 @@ class ProfileTshark(IsolatedTshark):
         self.problems = []
 
     def lines(self, args):
-        proc = self.run(["-C", PROFILE] + args)
-        if proc.stderr.strip():
-            self.problems.append(f"stderr of tshark {' '.join(args)}:\n{proc.stderr}")
+        proc = self.run(["-C", PROFILE] + args, check=False)
+        if proc.returncode or proc.stderr.strip():
+            self.problems.append(f"tshark {' '.join(args)} exited {proc.returncode}:\n"
+                                 f"{proc.stderr}")
         return proc.stdout.splitlines()
 
 
@@ -276,8 +277,17 @@ def check_io_graphs(ws, args, graphs, failures):
 
 
 def check_files_parse(ws, args):
-    """Preferences, colouring rules and filter buttons load without a message."""
-    ws.lines(["-r", os.path.join(args.captures, "bthome-demo.pcapng"), "--color", "-c", "1"])
+    """Preferences, colouring rules and filter buttons load without a message, and the
+    saved display filters (dfilters: "name" filter, which only the GUI reads) compile."""
+    demo = os.path.join(args.captures, "bthome-demo.pcapng")
+    ws.lines(["-r", demo, "--color", "-c", "1"])
+    with open(os.path.join(args.profile, "dfilters"), encoding="utf-8") as f:
+        for line in f:
+            m = re.fullmatch(r'"([^"]+)" (.+)', line.rstrip("\n"))
+            if not m:
+                ws.problems.append(f"dfilters: not a saved filter: {line!r}")
+                continue
+            ws.lines(["-r", demo, "-Y", m.group(2), "-c", "1"])
 
 
 def main():
