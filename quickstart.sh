@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Quick start: install what is missing, build, install the plugin, decode the demo capture.
+# Quick start: install what is missing, build, install the plugin and the BTHome profile,
+# decode the demo capture.
 # Installs into your personal plugin folder (~/.local/lib/wireshark/plugins/X.Y/epan);
 # as root, Wireshark ignores that folder, so root installs into the global one.
 set -euo pipefail
@@ -18,3 +19,6 @@ echo
 echo "=== the BTHome tree of the first sensor readings ==="
 tshark -n -r captures/bthome-demo.pcapng -Y bthome -c 4 -O bthome 2>/dev/null \
     | sed -n '/^BTHome/,/^$/p'
+echo
+echo "=== tshark -C BTHome -r captures/bthome-demo.pcapng (the BTHome profile's columns) ==="
+tshark -C BTHome -r captures/bthome-demo.pcapng -c 6 2>/dev/null

@@ -30,3 +30,25 @@ function(bthome_install_plugin target)
         include(\"${PROJECT_SOURCE_DIR}/cmake/BTHomeOtherCopy.cmake\")")
     message(STATUS "BTHome plugin for Wireshark ${BTHOME_WS_VERSION} installs to ${dest}")
 endfunction()
+
+# The BTHome configuration profile (profile/BTHome, issue 28):
+#   default                      Wireshark's global profiles folder,
+#                                <prefix>/share/wireshark/profiles/BTHome (`tshark -G folders`
+#                                "Global configuration" + /profiles), offered to every user
+#   -DBTHOME_USER_INSTALL=ON     the personal profiles folder, only when no profile of that
+#                                name is there (cmake/install-personal-profile.cmake)
+set(BTHOME_GLOBAL_PROFILES_DIR "share/wireshark/profiles" CACHE STRING
+    "Wireshark's global profiles folder, relative to the install prefix")
+function(bthome_install_profile source_dir)
+    get_filename_component(name "${source_dir}" NAME)
+    if(BTHOME_USER_INSTALL)
+        install(CODE "set(BTHOME_PROFILE_SOURCE \"${source_dir}\")
+            include(\"${PROJECT_SOURCE_DIR}/cmake/install-personal-profile.cmake\")")
+        message(STATUS "Profile ${name} installs to your personal profiles folder "
+            "unless you have one of that name")
+    else()
+        install(DIRECTORY "${source_dir}" DESTINATION "${BTHOME_GLOBAL_PROFILES_DIR}")
+        message(STATUS "Profile ${name} installs to "
+            "${CMAKE_INSTALL_PREFIX}/${BTHOME_GLOBAL_PROFILES_DIR}/${name}")
+    endif()
+endfunction()

@@ -61,10 +61,12 @@ triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 plugin_path="./usr/lib/$triplet/wireshark/plugins/$ws/epan/bthome.so"
 pkg=$(dpkg-deb -f "$deb" Package)
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort)
+profile_dir=./usr/share/wireshark/profiles/BTHome     # the BTHome configuration profile
 expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" \
     "./usr/share/doc/$pkg/changelog.Debian.gz" "./usr/share/man/man1/bthome-keys.1.gz" \
-    "./usr/share/lintian/overrides/$pkg" "./usr/bin/bthome-keys" | sort)
-check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys, its man page, the copyright, changelog and lintian overrides" \
+    "./usr/share/lintian/overrides/$pkg" "./usr/bin/bthome-keys" \
+    $(ls profile/BTHome | sed "s|^|$profile_dir/|") | sort)
+check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys, its man page, the copyright, changelog, lintian overrides and the profile" \
     test "$files" = "$expected"
 check "bthome-keys is packaged executable and unchanged" bash -c \
     "dpkg-deb -c '$deb' | grep -E '^-rwxr-xr-x .* \./usr/bin/bthome-keys\$' >/dev/null &&
@@ -166,10 +168,17 @@ decrypted=$( (in_root tshark -n -r /tmp/encrypted-ll.pcap -Y 'bthome.encryption.
     -T fields -e frame.number 2>/dev/null || true) | tr '\n' ' ')
 check "keys imported by bthome-keys decrypt frames 1 2 7 8 9 ($decrypted)" \
     test "$decrypted" = "1 2 7 8 9 "
+check "the BTHome profile is in Wireshark's global profiles folder" \
+    diff -r profile/BTHome "$root${profile_dir#.}"
+# tshark -C finds a global profile (and copies it into the personal folder on first use)
+columns=$(in_root tshark -n -C BTHome -r /tmp/bthome-demo.pcapng -T tabs -c 1 2>/dev/null || true)
+check "tshark -C BTHome shows the profile's Device and RSSI columns ($columns)" \
+    grep -qP '\tWeather,a4:c1:38:00:00:01\t-62\t' <<<"$columns"
 in_root apt-get remove -y -q "$pkg" >>"$work/apt.log" 2>&1 || die "apt remove failed"
 check "apt remove takes the plugin away" \
     bash -c "! test -e '$root${plugin_path#.}' && ! chroot '$root' tshark -G protocols 2>/dev/null | grep -qP '\tbthome(\t|\$)'"
 check "apt remove takes bthome-keys away" test ! -e "$root/usr/bin/bthome-keys"
+check "apt remove takes the profile away" test ! -e "$root${profile_dir#.}"
 
 echo "package: $passed passed, $failed failed"
 [ "$failed" = 0 ]

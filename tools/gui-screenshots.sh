@@ -32,7 +32,7 @@ fi
 cmake/install-deps.sh
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)" --target bthome >/dev/null
+cmake --build build -j"$(nproc)" --target bthome profile-zip >/dev/null
 if [ "${1:-}" = "--check" ]; then
     exec python3 tests/gui/gui_check.py --plugin build/bthome.so --compare docs/screenshots
 fi

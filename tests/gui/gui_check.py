@@ -16,7 +16,8 @@ through its own Copy actions (the X clipboard), and save a PNG of the window.
 
 Fails (exit 1) when the plugin is not mapped into the Wireshark process, when the packet
 list, the details tree, the decrypted tree, the expert dialog, the statistics tree or
-the I/O graph does not show what BTHome must show, and with --compare when the pictures
+the I/O graph or the BTHome profile (profile/BTHome, imported from the zip the build
+makes) does not show what BTHome must show, and with --compare when the pictures
 differ from the committed ones (they are byte-identical from run to run on Debian 12).
 Needs wireshark-qt, xvfb, xdotool, xclip, imagemagick and tesseract-ocr
 (tools/gui-screenshots.sh and cmake/install-deps.sh --tests install them).
@@ -25,7 +26,9 @@ How each picture is checked: the packet list row and the details trees through
 Wireshark's Edit > Copy actions (As Plain Text, All Visible Items) read back from the
 clipboard; the Statistics > BTHome entry and the stats dialog's Copy button found by OCR
 (4.0's GUI takes no -z for stats trees); the expert dialog by the row colours of its
-severities; the I/O graph by the red of the bthome.temperature line in the plot.
+severities; the I/O graph by the red of the bthome.temperature line in the plot; the
+profile by its columns in the copied row, its colouring rules' background colours and its
+filter buttons found by OCR.
 """
 import argparse
 import os
@@ -35,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -117,8 +121,10 @@ class Wireshark:
         self.home = os.path.join(self.tmp, "home")
         os.makedirs(self.config)
         os.makedirs(self.home)
-        for name, text in config.items():
-            with open(os.path.join(self.config, name), "w", encoding="utf-8") as f:
+        for name, text in config.items():     # a name may be profiles/<profile>/<file>
+            path = os.path.join(self.config, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
         args = [self._readable(a) for a in args]
         self.as_root = os.getuid() == 0
@@ -587,12 +593,7 @@ class Session:
         ws = self.open("io-graph", profile(io_graphs=IO_GRAPHS),
                        ["-r", capture, "-z", "io,stat,10"])
         try:
-            self.main_window(ws, capture)
-            dlg = ws.find_window(r"I/O Graphs?")
-            self.xdo_resize(ws, dlg, 1000, 600)
-            ws.wait_settled(dlg)
-            path = os.path.join(self.out, "io-graph.png")
-            ws.grab(dlg, path)
+            path = self.grab_io_graphs(ws, capture, os.path.join(self.out, "io-graph.png"))
             px = count_red(path, top=0.7)       # the plot, not the table below it
             self.check(ws, px > 500, f"the bthome.temperature line is drawn ({px} red "
                        f"pixels in the plot)")
@@ -601,11 +602,101 @@ class Session:
         finally:
             ws.close()
 
+    def grab_io_graphs(self, ws, capture, path):
+        """The I/O Graphs dialog (opened by -z io,stat), settled, as a PNG at path."""
+        self.main_window(ws, capture)
+        dlg = ws.find_window(r"I/O Graphs?")
+        self.xdo_resize(ws, dlg, 1000, 600)
+        ws.wait_settled(dlg)
+        ws.grab(dlg, path)
+        return path
+
+    def bthome_profile_files(self):
+        """The BTHome profile's files from the zip the build makes, as Wireshark's profile
+        import unpacks it: {"profiles/BTHome/<file>": text}."""
+        with zipfile.ZipFile(self.args.profile_zip) as z:
+            return {"profiles/" + name: z.read(name).decode("utf-8") for name in z.namelist()
+                    if not name.endswith("/")}
+
+    # 7. The BTHome profile (imported from build/BTHome-profile.zip, as Wireshark's profile
+    # import unpacks it) selected with -C: its columns, colours and filter buttons on the
+    # audit capture, where every colouring rule has frames.
+    def bthome_profile(self):
+        capture = os.path.join(CAPTURES, "encrypted-audit-ll-phdr.pcap")
+        files = self.bthome_profile_files()
+        files["profiles/BTHome/preferences"] += "\n" + PREFERENCES   # the pictures' fixed look
+        files["profiles/BTHome/recent"] = recent(560, 110).split("column.width:")[0] + \
+            PROFILE_COLUMN_WIDTHS
+        files["profiles/BTHome/bthome_keys"] = keys_file(
+            os.path.join(CAPTURES, "encrypted-audit.keys"))
+        ws = self.open("profile", profile(**files), ["-C", "BTHome", "-r", capture, "-g", "1"])
+        try:
+            wid = self.main_window(ws, capture)
+            row = self.copy_selected_row(ws, wid)
+            self.check(ws, re.search(r"54:48:e6:8f:80:a5\s+-60\s+\[decrypted\] Temperature", row),
+                       f"frame 1 shows the profile's Device and RSSI columns before Info "
+                       f"({row.strip()!r})")
+            ws.key("Escape")
+            ws.wait_settled(wid)
+            path = self.save(ws, wid, "profile.png")
+            for rule, rgb in PROFILE_COLORS.items():
+                px = count_color(path, rgb)
+                self.check(ws, px > 1000, f"the {rule} colouring rule colours rows ({px} pixels)")
+            for label in ("Problems", "Decrypted", "Temperature"):
+                self.check(ws, ws.find_text(wid, label) is not None,
+                           f"the {label} filter button is in the toolbar")
+        finally:
+            ws.close()
+
+    # 8. The profile's I/O graphs (profile/BTHome/io_graphs, which only the GUI reads): the
+    # dialog takes them without an error and draws the temperature and humidity lines. No
+    # picture: io-graph.png shows the same plot.
+    def profile_io_graph(self):
+        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
+        ws = self.open("profile-io-graph", profile(**self.bthome_profile_files()),
+                       ["-C", "BTHome", "-r", capture, "-z", "io,stat,10"])
+        try:
+            path = self.grab_io_graphs(ws, capture,
+                                       os.path.join(self.logs, "profile-io-graph.png"))
+            for graph, fx in PROFILE_IO_GRAPH_HUES.items():
+                px = count_where(path, 0.7, fx)     # the plot, not the table below it
+                self.check(ws, px > 200, f"the profile's {graph} graph is drawn ({px} pixels "
+                           f"of its colour in the plot)")
+        finally:
+            ws.close()
+
+
+# The graphs profile/BTHome/io_graphs enables: temperature red (#CC0000), humidity blue
+# (#3465A4), anti-aliased pixels included.
+PROFILE_IO_GRAPH_HUES = {"temperature": "(r-g>0.2 && r-b>0.2)", "humidity": "(b-r>0.2 && b-g>0.1)"}
+# Backgrounds of profile/BTHome/colorfilters (16-bit values there, 8-bit on screen); the
+# selected row (frame 1) shows the selection colour instead.
+PROFILE_COLORS = {"problem": (0xa4, 0x00, 0x00), "downgrade": (0xfc, 0xe9, 0x4f),
+                  "duplicate": (0xee, 0xee, 0xec), "no key": (0xe0, 0xd0, 0xf0),
+                  "decrypted": (0xc8, 0xf0, 0xc0), "BTHome": (0xdd, 0xee, 0xff)}
+PROFILE_COLUMN_WIDTHS = """\
+column.width:
+        %m, 45,
+        %t, 80,
+        %s, 150,
+        %d, 140,
+        %p, 65,
+        %L, 55,
+        "%Cus:bthome.device_name || bthome.device", 150,
+        "%Cus:nordic_ble.rssi || btle_rf.signal_dbm || bthci_evt.rssi", 45,
+        %i, 520
+"""
+
 
 def count_red(png, top):
     """Red pixels, anti-aliased ones included, in the top part of the image."""
+    return count_where(png, top, "(r-g>0.2 && r-b>0.2)")
+
+
+def count_where(png, top, condition):
+    """Pixels meeting an ImageMagick -fx condition in the top part of the image."""
     proc = run(["convert", png, "-gravity", "North", "-crop", f"100%x{top * 100:.0f}%+0+0",
-                "+repage", "-alpha", "off", "-fx", "(r-g>0.2 && r-b>0.2) ? 1 : 0",
+                "+repage", "-alpha", "off", "-fx", f"{condition} ? 1 : 0",
                 "-format", "%[fx:mean*w*h]", "info:"])
     try:
         return int(float(proc.stdout.strip()))
@@ -640,10 +731,14 @@ def compare_shots(shots, folder):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--plugin", default=os.path.join(ROOT, "build", "bthome.so"))
+    ap.add_argument("--profile-zip", default=os.path.join(ROOT, "build", "BTHome-profile.zip"),
+                    help="the BTHome profile as the build zips it")
     ap.add_argument("--out", help="folder for the PNGs (default: a temporary one)")
     ap.add_argument("--only", metavar="SCENES",
                     help="comma-separated scenes to run (packet_list, details_plain, "
-                    "details_decrypted, expert, stats_tree, io_graph), for debugging")
+                    "details_decrypted, expert, stats_tree, io_graph, bthome_profile, "
+                    "profile_io_graph), "
+                    "for debugging")
     ap.add_argument("--compare", metavar="DIR",
                     help="fail unless the new PNGs are byte-identical to those in DIR")
     ap.add_argument("--without-plugin", action="store_true",
@@ -669,7 +764,8 @@ def main():
           f"{'(none)' if args.without_plugin else args.plugin}")
     try:
         scenes = (session.packet_list, session.details_plain, session.details_decrypted,
-                  session.expert, session.stats_tree, session.io_graph)
+                  session.expert, session.stats_tree, session.io_graph,
+                  session.bthome_profile, session.profile_io_graph)
         only = args.only.split(",") if args.only else None
         for scene in scenes:
             if not only or scene.__name__ in only:

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Zip a configuration profile folder the way Wireshark exports one and imports it
+(Edit > Configuration Profiles > Import > from zip file, Wireshark 3.6 and later): a
+folder named after the profile holding its files. Byte-identical output from run to run
+(sorted entries, fixed times and permissions).
+
+    tools/profile_zip.py profile/BTHome build/BTHome-profile.zip
+"""
+import os
+import sys
+import zipfile
+
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)    # the earliest time a zip entry can hold
+
+
+def entry(name, mode):
+    info = zipfile.ZipInfo(name, FIXED_TIME)
+    info.external_attr = mode << 16
+    info.create_system = 3            # Unix, so the permissions are read
+    return info
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    source, out = sys.argv[1:]
+    name = os.path.basename(os.path.normpath(source))
+    files = sorted(f for f in os.listdir(source) if os.path.isfile(os.path.join(source, f)))
+    tmp = out + ".tmp"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(entry(f"{name}/", 0o40755), b"")
+        for f in files:
+            with open(os.path.join(source, f), "rb") as data:
+                z.writestr(entry(f"{name}/{f}", 0o100644), data.read(), zipfile.ZIP_DEFLATED)
+    os.replace(tmp, out)
+
+
+if __name__ == "__main__":
+    main()
