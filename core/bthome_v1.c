@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "bthome_v1.h"
+#include "bthome_crypto.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -245,6 +246,22 @@ bool bthome_v1_parser_next(bthome_v1_parser_t *p, bthome_v1_object_t *out)
     set_status(out, classify(p, out));
     p->pos += out->length;
     return true;
+}
+
+bool bthome_v1_is_bthome(bool encrypted, const uint8_t *data, size_t captured,
+                         size_t reported)
+{
+    bthome_v1_parser_t p;
+    bthome_v1_object_t first;
+
+    if (encrypted)
+        return reported >= 2 + BTHOME_SEALED_MIN;
+    bthome_v1_parser_init(&p, data, captured);
+    if (!bthome_v1_parser_next(&p, &first))
+        return false;
+    return first.status == BTHOME_V1_OK ||
+           (first.status == BTHOME_V1_TRUNCATED && captured < reported &&
+            first.declared_length > 0 && 1u + first.declared_length <= reported);
 }
 
 /* ------------------------------------------------------------------ formatting */

@@ -477,6 +477,12 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     bthome_summary_t summary;
     report_t r;
 
+    /* the v1 UUIDs are other services too: the rest is left to Wireshark */
+    if (uuid != BTHOME_UUID_V2 &&
+        !bthome_v1_is_bthome(uuid == BTHOME_UUID_V1_ENCRYPTED,
+                             tvb_get_ptr(tvb, 0, (int)tvb_captured_length(tvb)),
+                             tvb_captured_length(tvb), tvb_reported_length(tvb)))
+        return 0;
     memset(&r, 0, sizeof r);
     summary.len = 0;
     summary.text[0] = '\0';

@@ -676,6 +676,53 @@ static void test_float_text_locale(void)
     cur = "";
 }
 
+/* ------------------------------------- 4c. what under a v1 UUID is BTHome */
+
+static void test_is_bthome(void)
+{
+    static const struct {
+        const char *hex;
+        bool encrypted;
+        size_t reported;        /* 0: all of it */
+        bool bthome;
+    } cases[] = {
+        { "23 02 c4 09", false, 0, true },                  /* the spec's temperature */
+        { "04 05 13 8a 14 ff", false, 0, true },            /* a bad object after a good one */
+        { "64 53 ff fe 41", false, 0, true },               /* text, bad UTF-8: BTHome's error */
+        { "01 00", false, 0, false },                       /* an ID without its value */
+        { "5a 7f 03 c1 88", false, 0, false },              /* length past the end */
+        { "23 02 c4", false, 0, false },                    /* first object cut */
+        { "23 02 c4", false, 4, true },                     /* ... by the capture only */
+        { "23 02 c4", false, 5, true },
+        { "2f 02 c4", false, 5, false },                    /* longer than was sent */
+        { "03 a0 01 02", false, 0, false },                 /* unknown object ID first */
+        { "c3 02 c4 09", false, 0, false },                 /* format 6 first */
+        { "23 01 2c 01", false, 0, true },                  /* battery 300: beyond v2 u8 */
+        { "00 23 02 c4 09", false, 0, false },              /* zero length first */
+        { "", false, 0, false },
+        { "01 02 03", true, 0, false },                     /* no counter and MIC */
+        { "01 02 03 04 05 06 07 08 09", true, 0, false },   /* no room for an object */
+        { "01 02 03 04 05 06 07 08 09 0a", true, 0, true },
+        { "01 02 03", true, 10, true },                     /* cut by the capture */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t b[32];
+        size_t n = 0;
+        for (const char *c = cases[i].hex; *c; c++)
+            if (c[0] != ' ' && c[1] && c[1] != ' ') {
+                unsigned v;
+                sscanf(c, "%2x", &v);
+                b[n++] = (uint8_t)v;
+                c++;
+            }
+        cur = cases[i].hex;
+        CHECK_BOOL(bthome_v1_is_bthome(cases[i].encrypted, b, n,
+                                       cases[i].reported ? cases[i].reported : n),
+                   cases[i].bthome);
+    }
+    cur = "";
+}
+
 /* ------------------------------------------ 5. strings, MAC, other formats */
 
 static void test_strings_and_mac(void)
@@ -1191,6 +1238,7 @@ int main(void)
     test_floats();
     test_float_text();
     test_float_text_locale();
+    test_is_bthome();
     test_strings_and_mac();
     test_lists();
     test_every_control_byte();
