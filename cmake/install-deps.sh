@@ -11,6 +11,8 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 # --tests also: the Debian package test (dpkg-shlibdeps). The GUI check installs its own
 # tools (tools/gui-screenshots.sh).
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2"
+# --tests also: the locale tests generate de_DE.UTF-8 from the locales package's sources.
+[ "${1:-}" = "--tests" ] && packages="$packages locales"
 
 missing=""
 for p in $packages; do

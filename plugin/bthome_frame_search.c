@@ -92,5 +92,6 @@ void bthome_register_frame_search(dissector_handle_t v2, dissector_handle_t v1,
     handle_v2 = v2;
     handle_v1 = v1;
     handle_v1_encrypted = v1_encrypted;
-    register_postdissector(create_dissector_handle(dissect_frame_search, -1));
+    /* no protocol: BTHome's own handles make the layers */
+    register_postdissector(register_dissector("bthome_frame_search", dissect_frame_search, -1));
 }
