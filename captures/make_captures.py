@@ -625,23 +625,30 @@ def v1_examples(table):
     return one_per_event(adverts, SET_START_US), rows
 
 
+# Each error follows a good first object (illuminance 13460.67 lx): service data under a
+# v1 UUID is BTHome only when its first object is (bthome_v1_is_bthome); the last two
+# are another device's User Data (0x181C), left to Wireshark.
+V1_GOOD_FIRST = "04 05 13 8a 14"
 V1_ERRORS = [  # payload, what the frame must show
-    ("23 02 c4", [("bthome.expert.truncated", "only 2 remain")]),
-    ("00 23 02 c4 09", [("bthome.expert.bad_format", "length 0"),
-                        ("!bthome.temperature", "")]),
-    ("c3 02 c4 09 03 03 bf 13", [("bthome.expert.bad_format", "unknown v1 format 6"),
-                                 ("bthome.humidity", "50.55")]),
-    ("44 02 00 00 00 03 03 bf 13", [("bthome.expert.bad_format", "(2, 4 or 8 bytes)"),
-                                    ("bthome.humidity", "50.55")]),
-    ("03 a0 01 02 03 03 bf 13", [("bthome.expert.unknown_object", "0xa0"),
-                                 ("bthome.humidity", "50.55")]),
-    ("63 02 c4 09", [("bthome.expert.bad_format", "cannot come in the v1 format string")]),
+    (V1_GOOD_FIRST + " 23 02 c4", [("bthome.expert.truncated", "only 2 remain")]),
+    (V1_GOOD_FIRST + " 00 23 02 c4 09", [("bthome.expert.bad_format", "length 0"),
+                                         ("!bthome.temperature", "")]),
+    (V1_GOOD_FIRST + " c3 02 c4 09 03 03 bf 13",
+     [("bthome.expert.bad_format", "unknown v1 format 6"), ("bthome.humidity", "50.55")]),
+    (V1_GOOD_FIRST + " 44 02 00 00 00 03 03 bf 13",
+     [("bthome.expert.bad_format", "(2, 4 or 8 bytes)"), ("bthome.humidity", "50.55")]),
+    (V1_GOOD_FIRST + " 03 a0 01 02 03 03 bf 13",
+     [("bthome.expert.unknown_object", "0xa0"), ("bthome.humidity", "50.55")]),
+    (V1_GOOD_FIRST + " 63 02 c4 09",
+     [("bthome.expert.bad_format", "cannot come in the v1 format string")]),
     ("64 53 ff fe 41", [("bthome.expert.invalid_utf8", "")]),
     ("", [("!bthome.version", "")]),     # not handed to BTHome (as on 4.2+)
-    ("23 01 2c 01", [("bthome.expert.bad_format", "does not fit")]),
-    ("41 02 23 02 c4 09", [("bthome.expert.bad_format", "0 value bytes"),
-                           ("bthome.temperature", "25.00")]),
-    ("ff", [("bthome.expert.truncated", "")]),
+    (V1_GOOD_FIRST + " 23 01 2c 01", [("bthome.expert.bad_format", "does not fit")]),
+    (V1_GOOD_FIRST + " 41 02 23 02 c4 09", [("bthome.expert.bad_format", "0 value bytes"),
+                                            ("bthome.temperature", "25.00")]),
+    (V1_GOOD_FIRST + " ff", [("bthome.expert.truncated", "")]),
+    ("01 00", [("!bthome.version", "")]),               # User Data: no value after an ID
+    ("5a 7f 03 c1 88", [("!bthome.version", "")]),      # User Data: no v1 object at all
 ]
 
 
@@ -675,7 +682,8 @@ def v1_encrypted(core):
     tampered[0] ^= 0x01
     s.add(s.advert(d, bytes(tampered), uuid=BTHOME_V1_ENCRYPTED),
           ("bthome.expert.mic_failure", d.mac))
-    s.add(s.advert(d, h("01 02 03"), uuid=BTHOME_V1_ENCRYPTED), ("bthome.expert.too_short", ""))
+    # too short for counter, MIC and an object: another device's Bond Management data
+    s.add(s.advert(d, h("01 02 03"), uuid=BTHOME_V1_ENCRYPTED), ("!bthome.version", ""))
     s.add(s.advert(V1_NOKEY, s.sealed_v1(V1_NOKEY, 5, h("23 02 c4 09")),
                    uuid=BTHOME_V1_ENCRYPTED), ("bthome.expert.no_key", V1_NOKEY.mac))
     s.add(s.advert(d, h("23 02 c4 09"), uuid=BTHOME_V1), ("bthome.expert.downgrade", "frame"),

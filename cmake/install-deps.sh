@@ -14,6 +14,8 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 # --tests also: node and npm for the workflow validation (tools/workflow-lint), unless
 # some node already provides npm (e.g. NodeSource's nodejs, which conflicts with npm).
 [ "${1:-}" = "--tests" ] && ! command -v npm >/dev/null && packages="$packages nodejs npm"
+# --tests also: the locale tests generate de_DE.UTF-8 from the locales package's sources.
+[ "${1:-}" = "--tests" ] && packages="$packages locales"
 
 missing=""
 for p in $packages; do

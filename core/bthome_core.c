@@ -105,7 +105,7 @@ static int64_t word_value(const char *w)
 }
 
 /* Words are "false|true" for BINARY rows and "value=word|..." for the others. */
-bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
+bool bthome_words_next(const char **cursor, int64_t *position, bthome_word_t *out)
 {
     const char *w = *cursor;
     if (!*w)
@@ -113,21 +113,21 @@ bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out)
     const char *end = strchr(w, '|');
     size_t len = end ? (size_t)(end - w) : strlen(w);
     const char *eq = memchr(w, '=', len);
-    out->value = eq ? word_value(w) : *index;
+    out->value = eq ? word_value(w) : *position;
     out->word = eq ? eq + 1 : w;
     out->word_len = len - (size_t)(out->word - w);
     *cursor = end ? end + 1 : w + len;
-    (*index)++;
+    (*position)++;
     return true;
 }
 
 bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_t size)
 {
     const char *cursor = def->words;
-    int64_t index = 0;
+    int64_t position = 0;
     bthome_word_t w;
 
-    while (bthome_words_next(&cursor, &index, &w)) {
+    while (bthome_words_next(&cursor, &position, &w)) {
         if (w.value == value) {
             size_t n = w.word_len < size ? w.word_len : size - 1;
             if (size) {

@@ -77,8 +77,8 @@ typedef struct {
     const char *word;   /* not NUL-terminated */
     size_t word_len;
 } bthome_word_t;
-/* Walks a row's words: start with *cursor = def->words and *index = 0. */
-bool bthome_words_next(const char **cursor, int64_t *index, bthome_word_t *out);
+/* Walks a row's words: start with *cursor = def->words and *position = 0. */
+bool bthome_words_next(const char **cursor, int64_t *position, bthome_word_t *out);
 /* Word for a value of a BINARY (0/1), ENUM, DIMMER or COMMAND row, copied into buf;
  * false when the value has no word. */
 bool bthome_word(const bthome_object_def_t *def, int64_t value, char *buf, size_t size);

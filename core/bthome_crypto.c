@@ -6,7 +6,6 @@
 #include "bthome_core.h"
 #include "bthome_v1.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +19,8 @@ static int hex_value(int c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
-    c = tolower(c);
+    if (c >= 'A' && c <= 'F')       /* ASCII only, whatever the locale */
+        return c - 'A' + 10;
     return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
@@ -108,7 +108,9 @@ void bthome_nonce_v1(const uint8_t mac[6], const uint8_t counter[4],
 
 bthome_cipher_t *bthome_cipher_new(const uint8_t key[BTHOME_KEY_LEN])
 {
-    bthome_cipher_t *cipher = calloc(1, sizeof *cipher);
+    /* libgcrypt's allocator: the core is used without Wireshark (no wmem/GLib), and
+     * this memory is freed only by bthome_cipher_free */
+    bthome_cipher_t *cipher = gcry_calloc(1, sizeof *cipher);
 
     /* Wireshark initialises libgcrypt before plugins register; the generator and the
      * unit tests load the core alone and must do it themselves. */
@@ -132,7 +134,7 @@ void bthome_cipher_free(bthome_cipher_t *cipher)
         return;
     if (cipher->hd)
         gcry_cipher_close(cipher->hd);
-    free(cipher);
+    gcry_free(cipher);
 }
 
 /* CCM needs nonce, then all lengths, then the associated data before any payload. */

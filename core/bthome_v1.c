@@ -3,8 +3,10 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "bthome_v1.h"
+#include "bthome_crypto.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +248,22 @@ bool bthome_v1_parser_next(bthome_v1_parser_t *p, bthome_v1_object_t *out)
     return true;
 }
 
+bool bthome_v1_is_bthome(bool encrypted, const uint8_t *data, size_t captured,
+                         size_t reported)
+{
+    bthome_v1_parser_t p;
+    bthome_v1_object_t first;
+
+    if (encrypted)
+        return reported >= 2 + BTHOME_SEALED_MIN;
+    bthome_v1_parser_init(&p, data, captured);
+    if (!bthome_v1_parser_next(&p, &first))
+        return false;
+    return first.status == BTHOME_V1_OK ||
+           (first.status == BTHOME_V1_TRUNCATED && captured < reported &&
+            first.declared_length > 0 && 1u + first.declared_length <= reported);
+}
+
 /* ------------------------------------------------------------------ formatting */
 
 static void append_unit(const bthome_object_def_t *def, char *buf, size_t size)
@@ -255,13 +273,145 @@ static void append_unit(const bthome_object_def_t *def, char *buf, size_t size)
         snprintf(buf + used, size - used, " %s", def->unit);
 }
 
-/* Whether text read back lies within half a unit of the source float's precision. */
-static bool reads_back(const char *text, double v, int mant_bits)
+/* Float text never depends on the locale (%f, %g and strtod would write and read
+ * "25,06" in a German one): the value's exact decimal digits come from %e, of which
+ * only the digits and the exponent are read, and the text is built from integers by
+ * bthome_format_number. */
+
+#define EXPANSION_DIGITS 36     /* past any rounding position used (18) by 18 */
+#define MAX_TEXT_DIGITS 18      /* digits an int64_t holds */
+
+typedef struct {
+    char digits[EXPANSION_DIGITS];  /* of |v|, '0'..'9', leading digit non-zero */
+    int exp10;                      /* |v| = d.ddd... x 10^exp10 */
+} expansion_t;
+
+static void expand(double v, expansion_t *e)
 {
-    double back = strtod(text, NULL);
+    char text[64];
+    const char *p = text;
+    size_t n = 0;
+    int sign = 1;
+
+    snprintf(text, sizeof text, "%.*e", EXPANSION_DIGITS - 1, fabs(v));
+    for (; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9' && n < EXPANSION_DIGITS)
+            e->digits[n++] = *p;
+    while (n < EXPANSION_DIGITS)
+        e->digits[n++] = '0';
+    e->exp10 = 0;
+    if (*p == 'e')
+        p++;
+    if (*p == '-' || *p == '+')
+        sign = *p++ == '-' ? -1 : 1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        e->exp10 = e->exp10 * 10 + (*p - '0');
+    e->exp10 *= sign;
+}
+
+/* |v| rounded to n significant digits (0..MAX_TEXT_DIGITS), half to even: the digits
+ * as an integer, the exponent of the first (one more after a carry: 9.99 -> 10.0;
+ * with no digits, 0.6 -> 1 x 10^0 keeps it), and the rounding error relative to |v|. */
+static int64_t round_digits(const expansion_t *e, int n, int *exp10, double *rel_err)
+{
+    int64_t m = 0;
+    double rest = 0, lead = 0;
+    bool tail_zero = true, up;
+
+    for (int i = 0; i < n; i++)
+        m = m * 10 + (e->digits[i] - '0');
+    for (int i = n + 17; i >= n; i--)           /* 0.d[n]d[n+1]... */
+        rest = (rest + (e->digits[i] - '0')) / 10;
+    for (int i = 16; i >= 0; i--)               /* d.ddd, in [1, 10) */
+        lead = lead / 10 + (e->digits[i] - '0');
+    for (int i = n + 1; i < EXPANSION_DIGITS; i++)
+        tail_zero = tail_zero && e->digits[i] == '0';
+    up = e->digits[n] > '5' || (e->digits[n] == '5' && (!tail_zero || (m & 1)));
+    *rel_err = (up ? 1 - rest : rest) * pow(10, 1 - n) / lead;
+    *exp10 = e->exp10;
+    if (up && ++m == (int64_t)pow(10, n) && n > 0) {
+        m /= 10;
+        ++*exp10;
+    }
+    return m;
+}
+
+/* Whether the text m x 10^k, |v| rounded with rel_err, lies within half a unit of the
+ * source float's precision (mant_bits), or reads back as the very double (whose unit is
+ * fixed below 2^-1022). */
+static bool within_precision(double v, int64_t m, int k, double rel_err, int mant_bits)
+{
     int exp;
-    frexp(v, &exp);
-    return back == v || fabs(back - v) < ldexp(1.0, exp - mant_bits - 2);
+    double f = frexp(fabs(v), &exp);
+    double own = ldexp(1.0, -mant_bits - 2) / f;
+    double same_double = ldexp(1.0, (exp < -1021 ? -1021 - exp : 0) - 54) / f;
+    double tol = fmax(own, same_double);
+
+    if (fabs(rel_err - tol) > tol * 1e-9 || exp < 54)
+        return rel_err < tol;
+    /* A hair from half a unit: only integers from 2^53 on, whose unit is 2, 4, ...,
+     * can be a text exactly half a unit away, which reads back as v when v's last
+     * mantissa bit is 0 (half to even). Decided exactly in integers, here below 2^63
+     * (beyond: one digit more, which reads back). */
+    int64_t scale = 1, t, iv, half, diff;
+    for (; k < 0 && m % 10 == 0; k++)
+        m /= 10;
+    for (; k < 0; k++)
+        scale *= 10;
+    if (fabs(v) >= 9223372036854775808.0 / (double)scale)
+        return false;
+    iv = (int64_t)fabs(v) * scale;
+    half = ((int64_t)1 << (exp - 54)) * scale;
+    for (t = m; k > 0; k--) {
+        if (t > INT64_MAX / 10)
+            return false;
+        t *= 10;
+    }
+    diff = t > iv ? t - iv : iv - t;
+    return diff < half || (diff == half && (((int64_t)fabs(v) >> (exp - 53)) & 1) == 0);
+}
+
+/* With the factor's decimals ("102.24"), when that text reads back as the very value. */
+static bool format_fixed(double v, const expansion_t *e, unsigned decimals, char *num,
+                         size_t size)
+{
+    int n = e->exp10 + 1 + (int)decimals, exp10;
+    double rel_err;
+    int64_t m;
+
+    if (v == 0) {
+        bthome_format_number(0, decimals, "", num, size);
+        return true;
+    }
+    if (fabs(v) >= TWO_POW_53 || n < 0 || n > MAX_TEXT_DIGITS)
+        return false;       /* past 2^53 a double has no fraction left to show */
+    m = round_digits(e, n, &exp10, &rel_err);
+    if (!within_precision(v, m, exp10 - n + 1, rel_err, 52))
+        return false;
+    if (exp10 > e->exp10)       /* carried: 9.999 -> 10.00 */
+        m *= 10;
+    bthome_format_number(v < 0 ? -m : m, decimals, "", num, size);
+    return true;
+}
+
+/* m (precision significant digits, the first at 10^exp10) as %.{precision}g writes
+ * it: "25.06", "6.104e-05", "1e+300". */
+static void format_significant(double v, int64_t m, int precision, int exp10, char *num,
+                               size_t size)
+{
+    bool fixed = exp10 >= -4 && exp10 < precision;
+    int decimals = fixed ? precision - 1 - exp10 : precision - 1;
+    char digits[32];
+
+    while (decimals > 0 && m % 10 == 0) {   /* %g drops trailing zeros */
+        m /= 10;
+        decimals--;
+    }
+    bthome_format_number(v < 0 ? -m : m, (unsigned)decimals, "", digits, sizeof digits);
+    if (fixed)
+        snprintf(num, size, "%s", digits);
+    else
+        snprintf(num, size, "%se%c%02d", digits, exp10 < 0 ? '-' : '+', abs(exp10));
 }
 
 static void format_float(const bthome_v1_object_t *o, char *buf, size_t size)
@@ -276,21 +426,20 @@ static void format_float(const bthome_v1_object_t *o, char *buf, size_t size)
     if (isnan(v) || isinf(v)) {
         snprintf(num, sizeof num, "%s", isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
     } else {
+        expansion_t e;
         if (v == 0)
             v = 0;      /* IEEE -0 reads 0 */
-        /* the factor's decimals, as v2 prints, when that is the value itself (past
-         * 2^53 a double has no fraction left to show, and %f would print 300 digits) */
-        bool fixed = fabs(v) < TWO_POW_53;
-        if (fixed) {
-            snprintf(num, sizeof num, "%.*f", (int)bthome_factor_decimals(o->obj.def), v);
-            fixed = strtod(num, NULL) == v;
-        }
-        if (!fixed) {
-            for (int digits = 1; digits <= prec[n].digits; digits++) {
-                snprintf(num, sizeof num, "%.*g", digits, v);
-                if (reads_back(num, v, prec[n].mant_bits))
-                    break;
-            }
+        expand(v, &e);
+        /* the factor's decimals, as v2 prints, when that is the value itself */
+        if (!format_fixed(v, &e, bthome_factor_decimals(o->obj.def), num, sizeof num)) {
+            /* else the fewest significant digits within the float's precision */
+            int digits = 1, exp10;
+            double rel_err;
+            int64_t m = round_digits(&e, digits, &exp10, &rel_err);
+            while (digits < prec[n].digits &&
+                   !within_precision(v, m, exp10 - digits + 1, rel_err, prec[n].mant_bits))
+                m = round_digits(&e, ++digits, &exp10, &rel_err);
+            format_significant(v, m, digits, exp10, num, sizeof num);
         }
     }
     snprintf(buf, size, "%s", num);

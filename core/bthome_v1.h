@@ -99,6 +99,17 @@ void bthome_v1_parser_init(bthome_v1_parser_t *p, const uint8_t *data, size_t le
  * ZERO_LENGTH). Objects tile the buffer: each starts where the previous one ended. */
 bool bthome_v1_parser_next(bthome_v1_parser_t *p, bthome_v1_object_t *out);
 
+/* Whether service data under a v1 UUID is BTHome. The v1 UUIDs are Bluetooth SIG
+ * services other devices advertise too (0x181C User Data, 0x181E Bond Management), so
+ * only what reads as BTHome v1 is claimed:
+ *   plain (0x181C)      the first object is whole and OK: a known object ID in a format
+ *                       and size it takes (an object the capture cut, captured <
+ *                       reported, counts as whole when it fits what was sent)
+ *   encrypted (0x181E)  room for one object (control and ID), the counter and the MIC
+ * Later objects may be bad: they are BTHome's errors, shown as such. */
+bool bthome_v1_is_bthome(bool encrypted, const uint8_t *data, size_t captured,
+                         size_t reported);
+
 /* The value as text, data being the parsed buffer; false for an object that is not OK.
  *   integers   exactly as the same v2 object ("25.00 °C", "open", "long_press",
  *              "2023-05-14 19:41:17 UTC"), exact digits beyond 2^52 too

@@ -26,10 +26,11 @@ static dissector_handle_t handle_of(unsigned uuid)
 
 /* One service data: its own layer, like any protocol. An exception it raises (a frame
  * cut short) is shown there, and the frame's other service data and postdissectors
- * still run. Returns whether it raised one. */
+ * still run. Sets whether BTHome took it (v1 UUIDs are other services too) and
+ * returns whether it raised an exception. */
 static bool call_bthome(tvbuff_t *frame, const uint8_t *bytes, packet_info *pinfo,
                         proto_tree *tree, const bthome_service_data_t *sd,
-                        const uint8_t *link_advertiser)
+                        const uint8_t *link_advertiser, bool *taken)
 {
     tvbuff_t *tvb = tvb_new_subset_length(frame, (int)sd->start, (int)sd->length);
     uint8_t report_address[BTHOME_MAC_LEN];
@@ -42,11 +43,13 @@ static bool call_bthome(tvbuff_t *frame, const uint8_t *bytes, packet_info *pinf
         ad.bd_addr = report_address;
     }
     TRY {
-        call_dissector_with_data(handle_of(sd->uuid), tvb, pinfo, tree, &ad);
+        /* only: what BTHome leaves is btcommon's, not a Data layer */
+        *taken = call_dissector_only(handle_of(sd->uuid), tvb, pinfo, tree, &ad) > 0;
     }
     CATCH_NONFATAL_ERRORS {
         show_exception(tvb, pinfo, tree, EXCEPT_CODE, GET_MESSAGE);
         raised = true;
+        *taken = true;
     }
     ENDTRY;
     return raised;
@@ -71,8 +74,9 @@ static int dissect_frame_search(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
         /* 4.2+ hands no service data without bytes after the UUID to the table: alike */
         if (sd.length == 0)
             continue;
-        raised |= call_bthome(tvb, bytes, pinfo, tree, &sd, link_advertiser);
-        found = true;
+        bool taken = false;
+        raised |= call_bthome(tvb, bytes, pinfo, tree, &sd, link_advertiser, &taken);
+        found |= taken;
     }
     /* A frame cut short after its BTHome service data: BTHome's summary has replaced the
      * Info column that held the frame's mark of it; marked again (on 4.2+ BTHome runs
@@ -88,5 +92,6 @@ void bthome_register_frame_search(dissector_handle_t v2, dissector_handle_t v1,
     handle_v2 = v2;
     handle_v1 = v1;
     handle_v1_encrypted = v1_encrypted;
-    register_postdissector(create_dissector_handle(dissect_frame_search, -1));
+    /* no protocol: BTHome's own handles make the layers */
+    register_postdissector(register_dissector("bthome_frame_search", dissect_frame_search, -1));
 }

@@ -15,13 +15,17 @@
 #include "bthome_stats.h"
 #include "bthome_tap.h"
 
-static int devices_node, properties_node, events_node;
+/* The three top nodes, found by name in each tree: every -z bthome,tree and every
+ * Statistics window is a tree of its own (Wireshark resets and frees its nodes). */
+#define DEVICES_NODE "Devices"
+#define PROPERTIES_NODE "Properties"
+#define EVENTS_NODE "Events"
 
 static void stats_init(stats_tree *st)
 {
-    devices_node = stats_tree_create_node(st, "Devices", 0, STAT_DT_INT, TRUE);
-    properties_node = stats_tree_create_node(st, "Properties", 0, STAT_DT_INT, TRUE);
-    events_node = stats_tree_create_node(st, "Events", 0, STAT_DT_INT, TRUE);
+    stats_tree_create_node(st, DEVICES_NODE, 0, STAT_DT_INT, TRUE);
+    stats_tree_create_node(st, PROPERTIES_NODE, 0, STAT_DT_INT, TRUE);
+    stats_tree_create_node(st, EVENTS_NODE, 0, STAT_DT_INT, TRUE);
 }
 
 static const char *device_label(packet_info *pinfo, const bthome_advert_t *ad)
@@ -62,7 +66,8 @@ static void add_reading(stats_tree *st, packet_info *pinfo, int device, const ch
 {
     if (r->def->kind == BTHOME_KIND_NUMBER) {
         const char *property = property_label(pinfo, r->def);
-        int across = avg_stat_node_add_value_float(st, property, properties_node, TRUE,
+        int across = avg_stat_node_add_value_float(st, property,
+                                                   stats_tree_parent_id_by_name(st, PROPERTIES_NODE), TRUE,
                                                    (float)r->value);
         avg_stat_node_add_value_float(st, property, device, FALSE, (float)r->value);
         avg_stat_node_add_value_float(st, who, across, FALSE, (float)r->value);
@@ -72,7 +77,7 @@ static void add_reading(stats_tree *st, packet_info *pinfo, int device, const ch
     const char *state = wmem_strdup_printf(pinfo->pool, "%s: %s", r->def->name, r->text);
     tick_stat_node(st, state, device, FALSE);
     if (is_event(r->def)) {
-        int node = tick_stat_node(st, state, events_node, TRUE);
+        int node = tick_stat_node(st, state, stats_tree_parent_id_by_name(st, EVENTS_NODE), TRUE);
         tick_stat_node(st, who, node, FALSE);
     }
 }
@@ -85,8 +90,7 @@ static tap_packet_status stats_packet(stats_tree *st, packet_info *pinfo,
     const char *who = device_label(pinfo, ad);
     int device;
 
-    tick_stat_node(st, "Devices", 0, TRUE);
-    device = tick_stat_node(st, who, devices_node, TRUE);
+    device = tick_stat_node(st, who, tick_stat_node(st, DEVICES_NODE, 0, TRUE), TRUE);
     increase_stat_node(st, "Duplicates", device, FALSE, ad->duplicate ? 1 : 0);
     increase_stat_node(st, "Encrypted", device, FALSE, ad->encrypted ? 1 : 0);
     increase_stat_node(st, "Decrypted", device, FALSE, ad->decrypted ? 1 : 0);
@@ -118,8 +122,19 @@ static stat_tap_table_item reading_columns[READING_COLUMNS] = {
 
 #define READINGS_TABLE "BTHome Readings"
 
-/* "device|property" -> row + 1, for the table being filled; emptied with it. */
-static GHashTable *reading_rows;
+static stat_tap_table_ui readings_table;
+
+/* One readings instance: a tshark -z bthome,readings, or one run of a Statistics
+ * window. Wireshark hands every instance the same registered stat_tap_table_ui and
+ * draws the tables of the instance's stat_data->stat_tap_data; so an instance's first
+ * record gives it a copy of that ui with a table and a row index of its own, and two
+ * instances with different filters never fill one table. The copy is kept for good
+ * (a few hundred bytes per run): the GUI's window keeps pointing into its table after
+ * the run, and Wireshark tells no one when it closes. */
+typedef struct {
+    stat_tap_table_ui ui;       /* what stat_data->stat_tap_data points to */
+    GHashTable *rows;           /* "device|property" -> row + 1 */
+} readings_instance_t;
 
 static void readings_init(stat_tap_table_ui *ui)
 {
@@ -131,6 +146,37 @@ static void readings_init(stat_tap_table_ui *ui)
         return;
     }
     stat_tap_add_table(ui, stat_tap_init_table(READINGS_TABLE, READING_COLUMNS, 0, NULL));
+}
+
+static readings_instance_t *readings_instance(stat_data_t *stat_data)
+{
+    readings_instance_t *inst;
+
+    if (stat_data->stat_tap_data != &readings_table)
+        return (readings_instance_t *)stat_data->stat_tap_data;
+    inst = g_new0(readings_instance_t, 1);
+    inst->ui = readings_table;
+    inst->ui.tables = NULL;
+    inst->ui.refcount = 0;
+    readings_init(&inst->ui);
+    inst->rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    stat_data->stat_tap_data = &inst->ui;
+    return inst;
+}
+
+/* The instance's table; a reset (readings_reset, which sees the table only) empties
+ * it, and the row index follows. */
+static stat_tap_table *instance_table(readings_instance_t *inst)
+{
+    stat_tap_table *table = stat_tap_find_table(&inst->ui, READINGS_TABLE);
+
+    if (!table) {       /* freed by free_stat_tables */
+        readings_init(&inst->ui);
+        table = stat_tap_find_table(&inst->ui, READINGS_TABLE);
+    }
+    if (table->num_elements != g_hash_table_size(inst->rows))
+        g_hash_table_remove_all(inst->rows);
+    return table;
 }
 
 static stat_tap_table_item_type string_item(const char *text)
@@ -156,11 +202,12 @@ static stat_tap_table_item_type number_item(stat_tap_table_item_enum type, doubl
     return item;
 }
 
-static unsigned reading_row(stat_tap_table *table, const bthome_advert_t *ad,
-                            const char *device_text, const bthome_reading_t *r)
+static unsigned reading_row(readings_instance_t *inst, stat_tap_table *table,
+                            const bthome_advert_t *ad, const char *device_text,
+                            const bthome_reading_t *r)
 {
     char *key = g_strdup_printf("%s|%s", device_text, r->def->name);
-    unsigned row = GPOINTER_TO_UINT(g_hash_table_lookup(reading_rows, key));
+    unsigned row = GPOINTER_TO_UINT(g_hash_table_lookup(inst->rows, key));
     stat_tap_table_item_type items[READING_COLUMNS];
 
     if (row) {
@@ -177,7 +224,7 @@ static unsigned reading_row(stat_tap_table *table, const bthome_advert_t *ad,
         items[col] = number_item(TABLE_ITEM_FLOAT, r->value);
     items[COL_LAST_FRAME] = number_item(TABLE_ITEM_UINT, 0);
     stat_tap_init_table_row(table, row, READING_COLUMNS, items);
-    g_hash_table_insert(reading_rows, key, GUINT_TO_POINTER(row + 1));
+    g_hash_table_insert(inst->rows, key, GUINT_TO_POINTER(row + 1));
     return row;
 }
 
@@ -197,20 +244,21 @@ static tap_packet_status readings_packet(void *tapdata, packet_info *pinfo _U_,
                                          epan_dissect_t *edt _U_, const void *data,
                                          tap_flags_t flags _U_)
 {
-    stat_data_t *stat_data = (stat_data_t *)tapdata;
     const bthome_advert_t *ad = (const bthome_advert_t *)data;
-    stat_tap_table *table = g_array_index(stat_data->stat_tap_data->tables, stat_tap_table *, 0);
+    readings_instance_t *inst;
+    stat_tap_table *table;
     char device_text[BTHOME_MAC_TEXT_LEN];
 
     if (ad->duplicate || !ad->has_device)
         return TAP_PACKET_DONT_REDRAW;
+    inst = readings_instance((stat_data_t *)tapdata);
+    table = instance_table(inst);
     bthome_format_mac(ad->device, device_text);
-    if (!reading_rows)
-        reading_rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (unsigned i = 0; i < ad->reading_count; i++) {
         const bthome_reading_t *r = &ad->readings[i];
         if (r->def->kind == BTHOME_KIND_NUMBER && is_measurement(r))
-            add_to_row(table, reading_row(table, ad, device_text, r), r->value, ad->frame);
+            add_to_row(table, reading_row(inst, table, ad, device_text, r), r->value,
+                       ad->frame);
     }
     return TAP_PACKET_REDRAW;
 }
@@ -224,8 +272,6 @@ static void readings_reset(stat_tap_table *table)
         g_free(table->elements[row]);
     }
     table->num_elements = 0;
-    if (reading_rows)
-        g_hash_table_remove_all(reading_rows);
 }
 
 static stat_tap_table_ui readings_table = {

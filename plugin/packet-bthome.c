@@ -477,6 +477,12 @@ static int dissect_bthome(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     bthome_summary_t summary;
     report_t r;
 
+    /* the v1 UUIDs are other services too: the rest is left to Wireshark */
+    if (uuid != BTHOME_UUID_V2 &&
+        !bthome_v1_is_bthome(uuid == BTHOME_UUID_V1_ENCRYPTED,
+                             tvb_get_ptr(tvb, 0, (int)tvb_captured_length(tvb)),
+                             tvb_captured_length(tvb), tvb_reported_length(tvb)))
+        return 0;
     memset(&r, 0, sizeof r);
     summary.len = 0;
     summary.text[0] = '\0';
@@ -638,15 +644,17 @@ static void proto_register_bthome(void)
     bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
     bthome_register_devices();
     bthome_tap = register_tap(BTHOME_TAP_NAME);
+    register_dissector("bthome", dissect_bthome_v2, proto_bthome);
+    register_dissector("bthome_v1", dissect_bthome_v1, proto_bthome);
+    register_dissector("bthome_v1_encrypted", dissect_bthome_v1_encrypted, proto_bthome);
     bthome_register_readings_table();
 }
 
 static void proto_reg_handoff_bthome(void)
 {
-    dissector_handle_t v2 = create_dissector_handle(dissect_bthome_v2, proto_bthome);
-    dissector_handle_t v1 = create_dissector_handle(dissect_bthome_v1, proto_bthome);
-    dissector_handle_t v1_encrypted = create_dissector_handle(dissect_bthome_v1_encrypted,
-                                                              proto_bthome);
+    dissector_handle_t v2 = find_dissector("bthome");
+    dissector_handle_t v1 = find_dissector("bthome_v1");
+    dissector_handle_t v1_encrypted = find_dissector("bthome_v1_encrypted");
 
     /* Wireshark 4.2+ hands service data over by UUID; 4.0 has no such table */
     if (find_dissector_table("btcommon.eir_ad.entry.uuid")) {

@@ -11,7 +11,7 @@ cache=${BTHOME_CHROOT_CACHE:-/var/cache/bthome-chroots}
 root="$cache/$suite"
 stamp="$root/.bthome-ready"
 mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-packages="gcc cmake make pkg-config wireshark-dev tshark libgcrypt20-dev python3"
+packages="gcc cmake make pkg-config wireshark-dev tshark libgcrypt20-dev python3 locales"
 
 die() { printf '\n*** chroot.sh: %s ***\n\n' "$*" >&2; exit 1; }
 

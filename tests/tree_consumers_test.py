@@ -53,9 +53,13 @@ def custom_column(ws, capture, options, field):
 
 
 def without_unit(column_text):
-    """A custom column's values without their unit: 4.2+ show "25.06 °C" where -T fields
-    prints 25.06."""
-    return ",".join(v.strip().split(" ")[0] for v in column_text.split(","))
+    """A custom column's values without their unit: 4.2+ show "25.06 °C" or, with
+    Wireshark's own unit strings, "25.06°C" where -T fields prints 25.06."""
+    def value(text):
+        token = text.strip().split(" ")[0]
+        m = re.fullmatch(r"(-?[0-9.]+(?:e[-+]?[0-9]+)?)([^0-9:.\-].*)?", token)
+        return m.group(1) if m else token
+    return ",".join(value(v) for v in column_text.split(","))
 
 
 def field_values(ws, capture, options, field):

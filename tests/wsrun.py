@@ -31,8 +31,9 @@ def tshark_version(tshark="tshark"):
 class IsolatedTshark:
     """A temporary Wireshark environment holding one plugin."""
 
-    def __init__(self, plugin, tshark="tshark"):
+    def __init__(self, plugin, tshark="tshark", locale="C.UTF-8"):
         self.tshark = tshark
+        self.locale = locale        # LC_ALL: the tests' output never depends on the user's
         self.tmp = tempfile.mkdtemp(prefix="bthome-ws-")
         epan = os.path.join(self.tmp, "plugins", tshark_version(tshark), "epan")
         os.makedirs(epan)
@@ -87,7 +88,7 @@ class IsolatedTshark:
         env.update(HOME=self.tmp,
                    WIRESHARK_CONFIG_DIR=os.path.join(self.tmp, "config"),
                    WIRESHARK_PLUGIN_DIR=os.path.join(self.tmp, "plugins"),
-                   LC_ALL="C.UTF-8")
+                   LC_ALL=self.locale)
         env.pop("XDG_CONFIG_HOME", None)
         return env
 

@@ -31,6 +31,22 @@ static const struct { const char *false_word, *true_word, *name; } shared_tfs[] 
     { "not detected", "detected", "tfs_detected_not_detected" },
 };
 
+/* Wireshark's own unit strings (epan/unit_strings.h, in 4.0 through 4.6 alike) for the
+ * units they name; the others are ours. Wireshark writes these without a space
+ * ("21.5°C") in the columns and fields it formats; the tree text is the core's. */
+static const struct { const char *unit, *name; } shared_units[] = {
+    { "%", "units_percent" },
+    { "°C", "units_degree_celsius" },
+    { "°", "units_degree_bearing" },
+    { "V", "units_volt" },
+    { "W", "units_watt" },
+    { "A", "units_amp" },
+    { "s", "units_seconds" },
+    { "m/s", "units_meter_sec" },
+    { "m/s²", "units_meter_sec_squared" },
+    { "rpm", "units_revolutions_per_minute" },
+};
+
 static const bthome_object_def_t *const *defs;
 static size_t ndefs;
 
@@ -89,6 +105,51 @@ static size_t unit_owner(const char *unit)
     return i;
 }
 
+/* Wireshark's unit string for this unit, or NULL. */
+static const char *shared_unit(const char *unit)
+{
+    for (size_t i = 0; i < sizeof shared_units / sizeof shared_units[0]; i++)
+        if (strcmp(shared_units[i].unit, unit) == 0)
+            return shared_units[i].name;
+    return NULL;
+}
+
+/* The object ID's label: the spec's name, and where several rows share it the spec's
+ * data type and factor ("Temperature (sint16, factor 0.01)", "Count (uint8)", "Power
+ * (binary)"), with the unit where that is all that differs ("Mass (uint16, factor 0.01,
+ * lb)"), so that each ID reads differently. Plain ASCII, as Wireshark's checkers read
+ * value strings. */
+static const char *id_label(size_t i)
+{
+    static const char *const types[] = {
+        [BTHOME_TYPE_U8] = "uint8", [BTHOME_TYPE_S8] = "sint8", [BTHOME_TYPE_U16] = "uint16",
+        [BTHOME_TYPE_S16] = "sint16", [BTHOME_TYPE_U24] = "uint24", [BTHOME_TYPE_U32] = "uint32",
+        [BTHOME_TYPE_S32] = "sint32",
+    };
+    static char buf[128];
+    const bthome_object_def_t *d = defs[i];
+    size_t same_name = 0, same_scale = 0, used;
+    bool factor = strcmp(d->factor, "1") != 0;
+
+    for (size_t j = 0; j < ndefs; j++) {
+        same_name += strcmp(defs[j]->name, d->name) == 0;
+        same_scale += strcmp(defs[j]->name, d->name) == 0 && defs[j]->type == d->type &&
+                      defs[j]->kind == d->kind && strcmp(defs[j]->factor, d->factor) == 0;
+    }
+    used = (size_t)snprintf(buf, sizeof buf, "%s", d->name);
+    if (same_name < 2)
+        return buf;
+    if (d->kind == BTHOME_KIND_BINARY)
+        snprintf(buf + used, sizeof buf - used, " (binary)");
+    else if ((size_t)d->type < sizeof types / sizeof types[0] && types[d->type])
+        snprintf(buf + used, sizeof buf - used, " (%s%s%s%s%s)", types[d->type],
+                 factor ? ", factor " : "", factor ? d->factor : "",
+                 same_scale > 1 ? ", " : "", same_scale > 1 ? d->unit : "");
+    else
+        snprintf(buf + used, sizeof buf - used, " (%u bytes)", (unsigned)d->length);
+    return buf;
+}
+
 static const char *integer_type(int64_t min, int64_t max)
 {
     if (min >= 0)
@@ -119,7 +180,7 @@ static void put_strings(out_t *o)
     for (size_t i = 0; i < ndefs; i++) {
         const bthome_object_def_t *d = defs[i];
         const char *cursor = d->words;
-        int64_t index = 0;
+        int64_t position = 0;
         bthome_word_t w;
 
         if (!first_of_field(i))
@@ -131,11 +192,11 @@ static void put_strings(out_t *o)
                     tfs_name(d), bar + 1, (int)(bar - d->words), d->words);
         } else if (d->words[0]) {
             put(o, "static const value_string bthome_%s_vals[] = {\n", ident(d->field));
-            while (bthome_words_next(&cursor, &index, &w))
+            while (bthome_words_next(&cursor, &position, &w))
                 put(o, "    { 0x%02x, \"%.*s\" },\n", (unsigned)w.value, (int)w.word_len, w.word);
             put(o, "    { 0, NULL }\n};\n");
         }
-        if (d->unit[0] && unit_owner(d->unit) == i)
+        if (d->unit[0] && unit_owner(d->unit) == i && !shared_unit(d->unit))
             put(o, "static const unit_name_string bthome_units_%s = { \" %s\", NULL };\n",
                 ident(d->field), d->unit);
     }
@@ -158,7 +219,9 @@ static void put_field_type(out_t *o, size_t i)
         max = hi > max ? hi : max;
         scaled = scaled || strcmp(defs[j]->factor, "1") != 0;
     }
-    if (d->unit[0])
+    if (d->unit[0] && shared_unit(d->unit))
+        snprintf(units, sizeof units, "UNS(&%s)", shared_unit(d->unit));
+    else if (d->unit[0])
         snprintf(units, sizeof units, "UNS(&bthome_units_%s)", ident(defs[unit_owner(d->unit)]->field));
     switch (d->kind) {
     case BTHOME_KIND_NUMBER:
@@ -223,8 +286,7 @@ static void generate(out_t *o)
     }
     put(o, "};\n\nstatic const value_string bthome_object_id_vals[] = {\n");
     for (size_t i = 0; i < ndefs; i++)
-        put(o, "%s{ 0x%02x, \"%s\" },%s", i % 3 ? " " : "    ", defs[i]->id, defs[i]->name,
-            i % 3 == 2 || i + 1 == ndefs ? "\n" : "");
+        put(o, "    { 0x%02x, \"%s\" },\n", defs[i]->id, id_label(i));
     put(o, "    { 0, NULL }\n");
     put(o, "};\n\n/* The field of each object ID. */\nstatic int *const object_field[256] = {\n");
     for (size_t i = 0; i < ndefs; i++)
