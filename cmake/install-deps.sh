@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
-# usage: cmake/install-deps.sh [--tests]   (--tests adds debootstrap for the 4.4/4.6 runs,
-# what the robustness stages use: clang with libFuzzer, valgrind, cppcheck, clang-tidy;
-# and the package test's dpkg-dev)
+# usage: cmake/install-deps.sh [--tests | --in-tree]
+#   --tests adds debootstrap for the 4.4/4.6 runs, what the robustness stages use (clang
+#   with libFuzzer, valgrind, cppcheck, clang-tidy) and the package test's dpkg-dev;
+#   --in-tree adds what building tshark from Wireshark's source needs
+#   (tools/build-in-tree.sh): the libraries its CMake requires, nothing optional.
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
@@ -11,6 +13,8 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 # --tests also: the Debian package test (dpkg-shlibdeps). The GUI check installs its own
 # tools (tools/gui-screenshots.sh).
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2"
+[ "${1:-}" = "--in-tree" ] && packages="$packages g++ ninja-build ccache flex bison perl \
+    libglib2.0-dev libc-ares-dev libpcre2-dev bzip2 xz-utils"
 
 missing=""
 for p in $packages; do
