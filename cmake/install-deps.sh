@@ -5,7 +5,8 @@
 #   --tests adds debootstrap for the 4.4/4.6 runs, what the robustness stages use (clang
 #   with libFuzzer, valgrind, cppcheck, clang-tidy) and the package test's dpkg-dev;
 #   --in-tree adds what building tshark from Wireshark's source needs
-#   (tools/build-in-tree.sh): the libraries its CMake requires, nothing optional.
+#   (tools/build-in-tree.sh): the libraries its CMake requires (GLib, libgcrypt, c-ares,
+#   PCRE2, flex; its grammars use its own lemon, not bison), nothing optional.
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
@@ -13,7 +14,7 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 # --tests also: the Debian package test (dpkg-shlibdeps). The GUI check installs its own
 # tools (tools/gui-screenshots.sh).
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2"
-[ "${1:-}" = "--in-tree" ] && packages="$packages g++ ninja-build ccache flex bison perl \
+[ "${1:-}" = "--in-tree" ] && packages="$packages g++ ninja-build ccache flex perl \
     libglib2.0-dev libc-ares-dev libpcre2-dev bzip2 xz-utils"
 
 missing=""
