@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
-# usage: cmake/install-deps.sh [--tests]   (--tests adds debootstrap for the 4.4/4.6 runs,
-# what the robustness stages use: clang with libFuzzer, valgrind, cppcheck, clang-tidy;
-# and the package test's dpkg-dev, help2man and lintian)
+# usage: cmake/install-deps.sh [--tests | --in-tree]
+#   --tests adds debootstrap for the 4.4/4.6 runs, what the robustness stages use (clang
+#   with libFuzzer, valgrind, cppcheck, clang-tidy) and the package test's dpkg-dev,
+#   help2man and lintian;
+#   --in-tree adds what building tshark from Wireshark's source needs
+#   (tools/build-in-tree.sh): the libraries its CMake requires (GLib, libgcrypt, c-ares,
+#   PCRE2, flex; its grammars use its own lemon, not bison), nothing optional.
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
@@ -16,6 +20,8 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 [ "${1:-}" = "--tests" ] && ! command -v npm >/dev/null && packages="$packages nodejs npm"
 # --tests also: the locale tests generate de_DE.UTF-8 from the locales package's sources.
 [ "${1:-}" = "--tests" ] && packages="$packages locales"
+[ "${1:-}" = "--in-tree" ] && packages="$packages g++ ninja-build ccache flex perl \
+    libglib2.0-dev libc-ares-dev libpcre2-dev bzip2 xz-utils"
 
 missing=""
 for p in $packages; do

@@ -3,7 +3,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#define WS_BUILD_DLL
 #include <wireshark.h>
 #include <epan/packet.h>
 #include <epan/prefs.h>

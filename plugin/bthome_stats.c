@@ -5,7 +5,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#define WS_BUILD_DLL
 #include <wireshark.h>
 #include <epan/packet.h>
 #include <epan/stat_tap_ui.h>
@@ -280,13 +279,9 @@ static stat_tap_table_ui readings_table = {
     READING_COLUMNS, reading_columns, 0, NULL, NULL, 0
 };
 
-void bthome_register_readings_table(void)
-{
-    register_stat_tap_table_ui(&readings_table);
-}
-
 void bthome_register_stats(void)
 {
+    register_stat_tap_table_ui(&readings_table);
     stats_tree_register_plugin(BTHOME_TAP_NAME, "bthome", "BTHome", 0, stats_packet,
                                stats_init, NULL);
 }

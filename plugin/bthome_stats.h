@@ -5,9 +5,9 @@
 #ifndef BTHOME_STATS_H
 #define BTHOME_STATS_H
 
-/* The statistics tree; called from the plugin's tap registration. */
+/* The statistics tree and the readings table; called from protocol registration, so
+ * both exist before the UIs (tshark -z, the Statistics menu) list them, whichever build
+ * registers the plugin (see plugin/standalone_plugin.c). */
 void bthome_register_stats(void);
-/* The readings table; called from protocol registration (before the UIs list tables). */
-void bthome_register_readings_table(void);
 
 #endif

@@ -11,7 +11,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#define WS_BUILD_DLL
 #include <wireshark.h>
 #include <epan/packet.h>
 #include <epan/expert.h>
@@ -27,15 +26,6 @@
 #include "bthome_v1.h"
 #include "packet-bthome.h"
 #include "ws_compat.h"
-
-WS_DLL_PUBLIC_DEF const char plugin_version[] = PLUGIN_VERSION;
-WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
-WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
-WS_DLL_PUBLIC void plugin_register(void);
-#if WSC_AT_LEAST(4, 4)
-#include <wsutil/plugins.h>
-WS_DLL_PUBLIC uint32_t plugin_describe(void);
-#endif
 
 int proto_bthome = -1;
 static int bthome_tap = -1;
@@ -541,7 +531,7 @@ static int dissect_bthome_v1_encrypted(tvbuff_t *tvb, packet_info *pinfo, proto_
     return dissect_bthome(tvb, pinfo, tree, data, BTHOME_UUID_V1_ENCRYPTED);
 }
 
-static void proto_register_bthome(void)
+void proto_register_bthome(void)
 {
     static hf_register_info hf[] = {
         { &hf_bthome_device,
@@ -647,10 +637,10 @@ static void proto_register_bthome(void)
     register_dissector("bthome", dissect_bthome_v2, proto_bthome);
     register_dissector("bthome_v1", dissect_bthome_v1, proto_bthome);
     register_dissector("bthome_v1_encrypted", dissect_bthome_v1_encrypted, proto_bthome);
-    bthome_register_readings_table();
+    bthome_register_stats();
 }
 
-static void proto_reg_handoff_bthome(void)
+void proto_reg_handoff_bthome(void)
 {
     dissector_handle_t v2 = find_dissector("bthome");
     dissector_handle_t v1 = find_dissector("bthome_v1");
@@ -665,22 +655,3 @@ static void proto_reg_handoff_bthome(void)
         bthome_register_frame_search(v2, v1, v1_encrypted);
     }
 }
-
-void plugin_register(void)
-{
-    static proto_plugin plugin_bthome;
-    static tap_plugin plugin_stats;
-
-    plugin_bthome.register_protoinfo = proto_register_bthome;
-    plugin_bthome.register_handoff = proto_reg_handoff_bthome;
-    proto_register_plugin(&plugin_bthome);
-    plugin_stats.register_tap_listener = bthome_register_stats;
-    tap_register_plugin(&plugin_stats);
-}
-
-#if WSC_AT_LEAST(4, 4)
-uint32_t plugin_describe(void)
-{
-    return WS_PLUGIN_DESC_DISSECTOR;
-}
-#endif

@@ -15,6 +15,12 @@
 
 extern int proto_bthome;
 
+/* ---- packet-bthome.c: registration, called by the plugin's registration: Wireshark's
+ * generated plugin.c in its tree, plugin/standalone_plugin.c otherwise ---- */
+
+void proto_register_bthome(void);
+void proto_reg_handoff_bthome(void);
+
 extern expert_field ei_bthome_truncated;
 extern expert_field ei_bthome_unknown_object;
 extern expert_field ei_bthome_out_of_order;

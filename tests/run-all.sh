@@ -8,9 +8,11 @@
 # Wireshark versions, the robustness stages (tests/robustness/run.sh: fuzzing,
 # mutation, valgrind, static analysis, per-device memory); BTHOME_ROBUSTNESS="fuzz static"
 # chooses some, "none" skips them. Also on the host: the Debian package
-# (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root). The GUI
-# check is its own command (tools/gui-screenshots.sh --check), see docs/user-guide.md.
-# Also on the host: the schema validation of .github/workflows (tools/workflow-lint).
+# (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root), the
+# schema validation of .github/workflows (tools/workflow-lint), and the plugin built
+# inside Wireshark's source tree with that tree's tshark (tests/in_tree_test.sh;
+# BTHOME_IN_TREE=0 skips it). The GUI check is its own command
+# (tools/gui-screenshots.sh --check), see docs/user-guide.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cmake/install-deps.sh --tests || exit 1
@@ -28,6 +30,11 @@ echo "=== Wireshark's dissector checks (host, scripts from Wireshark's source pa
 tests/ws_checks.sh 2>&1 | tee -a "$log"
 echo "=== Workflow files (host): schema validation (tools/workflow-lint) ==="
 tools/workflow-lint/check.sh 2>&1 | tee -a "$log"
+in_tree=${BTHOME_IN_TREE:-1}
+if [ "$in_tree" != 0 ]; then
+    echo "=== The plugin built in Wireshark's source tree, with its tshark (host) ==="
+    tests/in_tree_test.sh 2>&1 | tee -a "$log"
+fi
 robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices}
 if [ "$robustness" != none ]; then
     echo "=== Robustness stages (host) ==="
@@ -65,6 +72,16 @@ if grep -qE '^workflow-lint: passed' "$log"; then
     passed=$((passed + 1))
 else
     echo "*** the workflow files did not validate ***"; failed=$((failed + 1))
+fi
+# The in-tree stage's tests count one by one; a stage that printed no count died.
+if [ "$in_tree" != 0 ]; then
+    counts=$(sed -nE 's/^in-tree: ([0-9]+) passed, ([0-9]+) failed( .*)?$/\1 \2/p' "$log")
+    if [ -n "$counts" ]; then
+        read -r stage_passed stage_failed <<<"$counts"
+        passed=$((passed + stage_passed)); failed=$((failed + stage_failed))
+    else
+        echo "*** the in-tree stage did not run to its end ***"; failed=$((failed + 1))
+    fi
 fi
 # Each robustness stage counts as one test; a stage that started and printed no result
 # (the script died) is a failure.

@@ -7,56 +7,25 @@
 # copy-paste), check_tfs.py (true/false strings), and check_val_to_str.py and
 # check_col_apis.py where the source package has them.
 #
-# The scripts come from Wireshark's Debian source package: the newest suite whose source
-# the archive serves (forky 4.6, trixie 4.4, bookworm 4.0, tried in that order), fetched
-# with a private apt state and cached in $BTHOME_WS_SRC_CACHE (/var/cache/bthome-ws-src).
+# The scripts come from Wireshark's Debian source package, the newest the archive serves
+# (fetched and cached by tests/ws_source.sh, shared with tests/in_tree_test.sh).
 # Prints "wireshark-checks: passed" or "wireshark-checks: FAILED" last.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-cache=${BTHOME_WS_SRC_CACHE:-/var/cache/bthome-ws-src}
-mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 fail() { echo "wireshark-checks: FAILED ($*)"; exit 1; }
 
-# The Wireshark source package of one suite, unpacked into $cache/<suite>; prints its path.
-fetch() {
-    local suite=$1 dir=$cache/$1 apt tarball
-    if [ -f "$dir/.ready" ]; then echo "$dir"; return 0; fi
-    apt=$(mktemp -d)
-    mkdir -p "$apt/lists/partial" "$apt/dl"
-    echo "deb-src $mirror $suite main" >"$apt/sources.list"
-    local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=-"
-                -o "Dir::State::Lists=$apt/lists" -o "Acquire::Check-Valid-Until=false")
-    if apt-get "${opts[@]}" update -q >"$apt/log" 2>&1 &&
-       (cd "$apt/dl" && apt-get "${opts[@]}" source --download-only -q wireshark) \
-            >>"$apt/log" 2>&1; then
-        tarball=$(ls "$apt"/dl/wireshark_*.orig.tar.* 2>/dev/null | head -n 1)
-        rm -rf "$dir" && mkdir -p "$dir"
-        if [ -n "$tarball" ] && tar -C "$dir" --strip-components=1 -xf "$tarball" \
-               --wildcards '*/tools/*' '*/epan/tfs.c' '*/epan/value_string.c' 2>>"$apt/log"; then
-            basename "$tarball" >"$dir/.ready"
-            rm -rf "$apt"
-            echo "$dir"
-            return 0
-        fi
-    fi
-    echo "ws_checks: no Wireshark source for $suite ($(tail -n 1 "$apt/log"))" >&2
-    rm -rf "$apt" "$dir"
-    return 1
-}
-
-mkdir -p "$cache" || fail "cannot make $cache"
-ws=""
-for suite in forky trixie bookworm; do
-    ws=$(fetch "$suite") && break
-done
-[ -n "$ws" ] || fail "no Wireshark source package could be fetched"
+# shellcheck source=tests/ws_source.sh
+. "$src/tests/ws_source.sh"
+ws=$(ws_source_fetch) || fail "no Wireshark source package could be fetched"
 echo "ws_checks: scripts from $(cat "$ws/.ready")"
 
 # The scripts run from a source tree and look for dissectors in epan/dissectors.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# check_tfs.py and check_val_to_str.py read Wireshark's own strings in epan/.
 cp -r "$ws/tools" "$work/" && mkdir -p "$work/epan/dissectors" &&
-    cp "$ws"/epan/*.c "$work/epan/" && cp "$src"/plugin/*.[ch] "$work/epan/dissectors/" &&
+    cp "$ws/epan/tfs.c" "$ws/epan/value_string.c" "$work/epan/" &&
+    cp "$src"/plugin/*.[ch] "$work/epan/dissectors/" &&
     mkdir -p "$work/core" && cp "$src"/core/*.[ch] "$work/core/" ||
     fail "cannot set up the checks' tree"
 cd "$work" || fail "no work tree"

@@ -9,6 +9,9 @@ WIRESHARK_PLUGIN_DIR for root (it would load plugins from a folder other users m
 write), so as root tshark runs as nobody through setpriv.
 
     tests/wsrun.py PLUGIN.so [tshark arguments...]
+
+The tshark is the one on PATH, or $BTHOME_TSHARK (tests/in_tree_test.sh runs the suite
+with the tshark of a Wireshark build tree).
 """
 import os
 import re
@@ -18,9 +21,10 @@ import sys
 import tempfile
 
 NOBODY = 65534
+TSHARK = os.environ.get("BTHOME_TSHARK") or "tshark"
 
 
-def tshark_version(tshark="tshark"):
+def tshark_version(tshark=TSHARK):
     out = subprocess.run([tshark, "--version"], capture_output=True, text=True).stdout
     m = re.search(r"(\d+)\.(\d+)\.\d+", out)
     if not m:
@@ -31,7 +35,7 @@ def tshark_version(tshark="tshark"):
 class IsolatedTshark:
     """A temporary Wireshark environment holding one plugin."""
 
-    def __init__(self, plugin, tshark="tshark", locale="C.UTF-8"):
+    def __init__(self, plugin, tshark=TSHARK, locale="C.UTF-8"):
         self.tshark = tshark
         self.locale = locale        # LC_ALL: the tests' output never depends on the user's
         self.tmp = tempfile.mkdtemp(prefix="bthome-ws-")

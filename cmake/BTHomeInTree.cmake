@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The in-tree build: this checkout as plugins/epan/bthome of a Wireshark source tree,
+# configured with -DCUSTOM_PLUGIN_SRC_DIR=plugins/epan/bthome (tools/build-in-tree.sh).
+# Included by CMakeLists.txt in Wireshark's own CMake run; written like Wireshark's
+# plugins/epan/*/CMakeLists.txt: its registration (plugin.c generated from
+# packet-bthome.c's proto_register_bthome and proto_reg_handoff_bthome), its warning
+# flags, output folder (run/plugins/X.Y/epan), install rule and checkAPI target. The core
+# is compiled into the plugin; the tests and the Debian package belong to the standalone
+# build only.
+include(WiresharkPlugin)
+
+string(REPLACE "." ";" _bthome_version "${BTHOME_VERSION}")
+list(GET _bthome_version 0 _bthome_major)
+list(GET _bthome_version 1 _bthome_minor)
+list(GET _bthome_version 2 _bthome_micro)
+set_module_info(bthome ${_bthome_major} ${_bthome_minor} ${_bthome_micro} 0)
+
+set(DISSECTOR_SRC ${BTHOME_PLUGIN_SOURCES})
+set(PLUGIN_FILES plugin.c ${DISSECTOR_SRC} ${BTHOME_CORE_SOURCES})
+
+set_source_files_properties(${PLUGIN_FILES} PROPERTIES
+    COMPILE_FLAGS "${WERROR_COMMON_FLAGS}")
+
+register_plugin_files(plugin.c plugin ${DISSECTOR_SRC})
+
+add_wireshark_plugin_library(bthome epan)
+target_include_directories(bthome PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/core
+    ${CMAKE_CURRENT_SOURCE_DIR}/plugin)
+# The core calls libgcrypt (AES-CCM) and libm (v1 floats) itself, linked as Wireshark
+# links its own programs to them.
+target_include_directories(bthome SYSTEM PRIVATE ${GCRYPT_INCLUDE_DIRS})
+target_link_libraries(bthome epan ${GCRYPT_LIBRARIES} ${M_LIBRARIES})
+
+install_plugin(bthome epan)
+
+if(COMMAND CHECKAPI)
+    file(GLOB _bthome_headers RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}" "plugin/*.h")
+    CHECKAPI(
+        NAME
+          bthome
+        SWITCHES
+          --group dissectors-prohibited
+          --group dissectors-restricted
+        SOURCES
+          ${DISSECTOR_SRC}
+          ${_bthome_headers}
+    )
+endif()
