@@ -34,12 +34,14 @@ fi
 echo "in-tree: built $plugin"
 grep -E 'warning:' "$log" | grep -F 'plugins/epan/bthome' && fail "the plugin compiled with warnings"
 
-# The suite's tests, configured for that plugin and that tshark.
-tests=$cache/tests-$version
-cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" >"$tests.log" 2>&1 ||
-    { cat "$tests.log"; fail "cannot configure the tests"; }
+# The suite's tests, configured afresh for this checkout, that plugin and that tshark;
+# the capture generator some of them run loads the core library.
+tests=$(mktemp -d) && chmod 755 "$tests"
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -rf "$tests" "$out"' EXIT
+{ cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
+  cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
+    { cat "$out"; fail "cannot configure the tests"; }
 # ctest's closing line renamed, so tests/run-all.sh does not count it as a Wireshark version.
 BTHOME_TSHARK=$build/run/tshark ctest --test-dir "$tests" -L tshark --output-on-failure -j2 2>&1 |
     sed -E 's/^([0-9]+% tests passed)/in-tree ctest: \1/' | tee "$out"
