@@ -20,7 +20,9 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$packages" ]; then
 fi
 [ "$(id -u)" = 0 ] || die "creating the $suite chroot needs root (debootstrap)"
 command -v debootstrap >/dev/null || die "debootstrap is not installed"
-rm -rf "$root"; mkdir -p "$cache"
+# A run that was stopped may have left the chroot's /proc mounted: never delete through it.
+umount "$root/proc" 2>/dev/null || true
+rm -rf --one-file-system "$root"; mkdir -p "$cache"
 log="$cache/$suite.log"
 echo "chroot.sh: creating the $suite chroot in $root (log: $log)" >&2
 # Older debootstrap releases lack scripts for newer suites; they all share sid's.
