@@ -395,6 +395,16 @@ void bthome_format_number(int64_t scaled, unsigned decimals, const char *unit,
     buf[out] = '\0';
 }
 
+/* gmtime_r is POSIX; the Windows build (MSVC, in Wireshark's tree) has gmtime_s. */
+static bool utc_time(time_t t, struct tm *tm)
+{
+#ifdef _WIN32
+    return gmtime_s(tm, &t) == 0;
+#else
+    return gmtime_r(&t, tm) != NULL;
+#endif
+}
+
 static void format_word(const bthome_object_t *obj, char *buf, size_t size)
 {
     if (!bthome_word(obj->def, obj->raw, buf, size))
@@ -427,9 +437,9 @@ bool bthome_format_value(const bthome_object_t *obj, const uint8_t *data,
         }
         break;
     case BTHOME_KIND_TIMESTAMP: {
-        time_t t = (time_t)obj->raw;
         struct tm tm;
-        if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+        if (!utc_time((time_t)obj->raw, &tm) ||
+            strftime(buf, size, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
             return false;
         break;
     }

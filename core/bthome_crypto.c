@@ -108,9 +108,7 @@ void bthome_nonce_v1(const uint8_t mac[6], const uint8_t counter[4],
 
 bthome_cipher_t *bthome_cipher_new(const uint8_t key[BTHOME_KEY_LEN])
 {
-    /* libgcrypt's allocator: the core is used without Wireshark (no wmem/GLib), and
-     * this memory is freed only by bthome_cipher_free */
-    bthome_cipher_t *cipher = gcry_calloc(1, sizeof *cipher);
+    bthome_cipher_t *cipher;
 
     /* Wireshark initialises libgcrypt before plugins register; the generator and the
      * unit tests load the core alone and must do it themselves. */
@@ -118,6 +116,9 @@ bthome_cipher_t *bthome_cipher_new(const uint8_t key[BTHOME_KEY_LEN])
         gcry_check_version(NULL);
         gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
     }
+    /* libgcrypt's allocator: the core is used without Wireshark (no wmem/GLib), and
+     * this memory is freed only by bthome_cipher_free */
+    cipher = gcry_calloc(1, sizeof *cipher);
     if (!cipher)
         return NULL;
     if (gcry_cipher_open(&cipher->hd, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CCM, 0) ||

@@ -261,7 +261,8 @@ bool bthome_v1_is_bthome(bool encrypted, const uint8_t *data, size_t captured,
         return false;
     return first.status == BTHOME_V1_OK ||
            (first.status == BTHOME_V1_TRUNCATED && captured < reported &&
-            first.declared_length > 0 && 1u + first.declared_length <= reported);
+            first.declared_length > 0 && 1u + first.declared_length <= reported &&
+            (captured < 2 || bthome_object_def(data[1]) != NULL));
 }
 
 /* ------------------------------------------------------------------ formatting */

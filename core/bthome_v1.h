@@ -104,7 +104,8 @@ bool bthome_v1_parser_next(bthome_v1_parser_t *p, bthome_v1_object_t *out);
  * only what reads as BTHome v1 is claimed:
  *   plain (0x181C)      the first object is whole and OK: a known object ID in a format
  *                       and size it takes (an object the capture cut, captured <
- *                       reported, counts as whole when it fits what was sent)
+ *                       reported, counts as whole when it fits what was sent and
+ *                       its ID, if captured, is known)
  *   encrypted (0x181E)  room for one object (control and ID), the counter and the MIC
  * Later objects may be bad: they are BTHome's errors, shown as such. */
 bool bthome_v1_is_bthome(bool encrypted, const uint8_t *data, size_t captured,
@@ -114,8 +115,9 @@ bool bthome_v1_is_bthome(bool encrypted, const uint8_t *data, size_t captured,
  *   integers   exactly as the same v2 object ("25.00 °C", "open", "long_press",
  *              "2023-05-14 19:41:17 UTC"), exact digits beyond 2^52 too
  *   floats     with the factor's decimals when that text reads back as the very same
- *              double and |value| < 2^53 ("102.24 kg", "25.00 °C"); otherwise the shortest %g with at most
- *              5/9/17 significant digits (half/single/double) that reads back within
+ *              double, |value| < 2^53 and the text has at most 18 significant
+ *              digits ("102.24 kg", "25.00 °C"); otherwise the shortest %g with at
+ *              most 5/9/17 significant digits (half/single/double) that reads back within
  *              half a unit of the source precision ("25.06 °C" from single 25.06f,
  *              "5.96e-08" from the smallest half subnormal, whose precision is
  *              judged as a normal's: up to 5/9 digits); "inf", "-inf", "NaN";

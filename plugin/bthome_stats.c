@@ -127,9 +127,10 @@ static stat_tap_table_ui readings_table;
  * window. Wireshark hands every instance the same registered stat_tap_table_ui and
  * draws the tables of the instance's stat_data->stat_tap_data; so an instance's first
  * record gives it a copy of that ui with a table and a row index of its own, and two
- * instances with different filters never fill one table. The copy is kept for good
- * (a few hundred bytes per run): the GUI's window keeps pointing into its table after
- * the run, and Wireshark tells no one when it closes. */
+ * instances with different filters never fill one table. The copy, its table and row
+ * index are kept for good (one table per tshark -z or per GUI run): the GUI's window
+ * keeps pointing into its table after the run, and Wireshark tells no one when it
+ * closes. */
 typedef struct {
     stat_tap_table_ui ui;       /* what stat_data->stat_tap_data points to */
     GHashTable *rows;           /* "device|property" -> row + 1 */

@@ -695,6 +695,8 @@ static void test_is_bthome(void)
         { "23 02 c4", false, 4, true },                     /* ... by the capture only */
         { "23 02 c4", false, 5, true },
         { "2f 02 c4", false, 5, false },                    /* longer than was sent */
+        { "23 a0 01", false, 4, false },                    /* cut, its ID unknown */
+        { "23", false, 4, true },                           /* cut before its ID */
         { "03 a0 01 02", false, 0, false },                 /* unknown object ID first */
         { "c3 02 c4 09", false, 0, false },                 /* format 6 first */
         { "23 01 2c 01", false, 0, true },                  /* battery 300: beyond v2 u8 */
