@@ -116,16 +116,27 @@ static int hf_bthome_settings_revision = -1;
 static int hf_bthome_device_type_id = -1;
 static int hf_bthome_firmware_version = -1;
 
+static const unit_name_string bthome_units_battery = { "%", NULL };
+static const unit_name_string bthome_units_temperature = { "°C", NULL };
 static const unit_name_string bthome_units_pressure = { " hPa", NULL };
 static const unit_name_string bthome_units_illuminance = { " lx", NULL };
 static const unit_name_string bthome_units_mass_kg = { " kg", NULL };
 static const unit_name_string bthome_units_mass_lb = { " lb", NULL };
 static const unit_name_string bthome_units_energy = { " kWh", NULL };
+static const unit_name_string bthome_units_power = { "W", NULL };
+static const unit_name_string bthome_units_voltage = { "V", NULL };
 static const unit_name_string bthome_units_pm2_5 = { " µg/m³", NULL };
+static const true_false_string bthome_binary_generic_tfs = { "On", "Off" };
+static const true_false_string bthome_binary_power_tfs = { "On", "Off" };
+static const true_false_string bthome_binary_opening_tfs = { "Open", "Closed" };
 static const unit_name_string bthome_units_co2 = { " ppm", NULL };
+static const true_false_string bthome_binary_battery_tfs = { "Low", "Normal" };
 static const true_false_string bthome_binary_battery_charging_tfs = { "charging", "not charging" };
+static const true_false_string bthome_binary_carbon_monoxide_tfs = { "Detected", "Not Detected" };
 static const true_false_string bthome_binary_cold_tfs = { "cold", "normal" };
 static const true_false_string bthome_binary_connectivity_tfs = { "connected", "disconnected" };
+static const true_false_string bthome_binary_door_tfs = { "Open", "Closed" };
+static const true_false_string bthome_binary_garage_door_tfs = { "Open", "Closed" };
 static const true_false_string bthome_binary_gas_tfs = { "detected", "clear" };
 static const true_false_string bthome_binary_heat_tfs = { "hot", "normal" };
 static const true_false_string bthome_binary_light_tfs = { "light detected", "no light" };
@@ -141,7 +152,9 @@ static const true_false_string bthome_binary_running_tfs = { "running", "not run
 static const true_false_string bthome_binary_safety_tfs = { "safe", "unsafe" };
 static const true_false_string bthome_binary_smoke_tfs = { "detected", "clear" };
 static const true_false_string bthome_binary_sound_tfs = { "detected", "clear" };
+static const true_false_string bthome_binary_tamper_tfs = { "On", "Off" };
 static const true_false_string bthome_binary_vibration_tfs = { "detected", "clear" };
+static const true_false_string bthome_binary_window_tfs = { "Open", "Closed" };
 static const value_string bthome_button_vals[] = {
     { 0x00, "none" },
     { 0x01, "press" },
@@ -168,14 +181,20 @@ static const value_string bthome_dimmer_vals[] = {
     { 0x02, "rotate_right" },
     { 0, NULL }
 };
+static const unit_name_string bthome_units_rotation = { "°", NULL };
 static const unit_name_string bthome_units_distance_mm = { " mm", NULL };
 static const unit_name_string bthome_units_distance_m = { " m", NULL };
+static const unit_name_string bthome_units_duration = { "s", NULL };
+static const unit_name_string bthome_units_current = { "A", NULL };
+static const unit_name_string bthome_units_speed = { "m/s", NULL };
 static const unit_name_string bthome_units_volume = { " L", NULL };
 static const unit_name_string bthome_units_volume_ml = { " mL", NULL };
 static const unit_name_string bthome_units_volume_flow_rate = { " m³/h", NULL };
 static const unit_name_string bthome_units_gas = { " m³", NULL };
+static const unit_name_string bthome_units_acceleration = { "m/s²", NULL };
 static const unit_name_string bthome_units_gyroscope = { " °/s", NULL };
 static const unit_name_string bthome_units_conductivity = { " µS/cm", NULL };
+static const unit_name_string bthome_units_rotational_speed = { "rpm", NULL };
 static const value_string bthome_light_level_vals[] = {
     { 0x00, "dark" },
     { 0x01, "twilight" },
@@ -188,13 +207,13 @@ static hf_register_info object_fields[] = {
         FT_UINT8, BASE_DEC, NULL, 0x0,
         "Object ID 0x00", HFILL } },
     { &hf_bthome_battery, { "Battery", "bthome.battery",
-        FT_UINT8, BASE_DEC|BASE_UNIT_STRING, UNS(&units_percent), 0x0,
+        FT_UINT8, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_battery), 0x0,
         "Object ID 0x01; unit %", HFILL } },
     { &hf_bthome_temperature, { "Temperature", "bthome.temperature",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_degree_celsius), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_temperature), 0x0,
         "Object IDs 0x02, 0x45, 0x57, 0x58; unit °C", HFILL } },
     { &hf_bthome_humidity, { "Humidity", "bthome.humidity",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_percent), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_battery), 0x0,
         "Object IDs 0x03, 0x2E; unit %", HFILL } },
     { &hf_bthome_pressure, { "Pressure", "bthome.pressure",
         FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_pressure), 0x0,
@@ -209,7 +228,7 @@ static hf_register_info object_fields[] = {
         FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_mass_lb), 0x0,
         "Object ID 0x07; unit lb", HFILL } },
     { &hf_bthome_dewpoint, { "Dew point", "bthome.dewpoint",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_degree_celsius), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_temperature), 0x0,
         "Object ID 0x08; unit °C", HFILL } },
     { &hf_bthome_count, { "Count", "bthome.count",
         FT_INT64, BASE_DEC, NULL, 0x0,
@@ -218,10 +237,10 @@ static hf_register_info object_fields[] = {
         FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_energy), 0x0,
         "Object IDs 0x0A, 0x4D; unit kWh", HFILL } },
     { &hf_bthome_power, { "Power", "bthome.power",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_watt), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_power), 0x0,
         "Object IDs 0x0B, 0x5C; unit W", HFILL } },
     { &hf_bthome_voltage, { "Voltage", "bthome.voltage",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_volt), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_voltage), 0x0,
         "Object IDs 0x0C, 0x4A; unit V", HFILL } },
     { &hf_bthome_pm2_5, { "PM2.5", "bthome.pm2_5",
         FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_pm2_5), 0x0,
@@ -230,13 +249,13 @@ static hf_register_info object_fields[] = {
         FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_pm2_5), 0x0,
         "Object ID 0x0E; unit µg/m³", HFILL } },
     { &hf_bthome_binary_generic, { "Generic boolean", "bthome.binary.generic",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_on_off), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_generic_tfs), 0x0,
         "Object ID 0x0F", HFILL } },
     { &hf_bthome_binary_power, { "Power", "bthome.binary.power",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_on_off), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_power_tfs), 0x0,
         "Object ID 0x10", HFILL } },
     { &hf_bthome_binary_opening, { "Opening", "bthome.binary.opening",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_open_closed), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_opening_tfs), 0x0,
         "Object ID 0x11", HFILL } },
     { &hf_bthome_co2, { "CO2", "bthome.co2",
         FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_co2), 0x0,
@@ -245,16 +264,16 @@ static hf_register_info object_fields[] = {
         FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_pm2_5), 0x0,
         "Object ID 0x13; unit µg/m³", HFILL } },
     { &hf_bthome_moisture, { "Moisture", "bthome.moisture",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_percent), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_battery), 0x0,
         "Object IDs 0x14, 0x2F; unit %", HFILL } },
     { &hf_bthome_binary_battery, { "Battery", "bthome.binary.battery",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_low_normal), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_battery_tfs), 0x0,
         "Object ID 0x15", HFILL } },
     { &hf_bthome_binary_battery_charging, { "Battery charging", "bthome.binary.battery_charging",
         FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_battery_charging_tfs), 0x0,
         "Object ID 0x16", HFILL } },
     { &hf_bthome_binary_carbon_monoxide, { "Carbon monoxide", "bthome.binary.carbon_monoxide",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_detected_not_detected), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_carbon_monoxide_tfs), 0x0,
         "Object ID 0x17", HFILL } },
     { &hf_bthome_binary_cold, { "Cold", "bthome.binary.cold",
         FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_cold_tfs), 0x0,
@@ -263,10 +282,10 @@ static hf_register_info object_fields[] = {
         FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_connectivity_tfs), 0x0,
         "Object ID 0x19", HFILL } },
     { &hf_bthome_binary_door, { "Door", "bthome.binary.door",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_open_closed), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_door_tfs), 0x0,
         "Object ID 0x1A", HFILL } },
     { &hf_bthome_binary_garage_door, { "Garage door", "bthome.binary.garage_door",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_open_closed), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_garage_door_tfs), 0x0,
         "Object ID 0x1B", HFILL } },
     { &hf_bthome_binary_gas, { "Gas", "bthome.binary.gas",
         FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_gas_tfs), 0x0,
@@ -314,13 +333,13 @@ static hf_register_info object_fields[] = {
         FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_sound_tfs), 0x0,
         "Object ID 0x2A", HFILL } },
     { &hf_bthome_binary_tamper, { "Tamper", "bthome.binary.tamper",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_on_off), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_tamper_tfs), 0x0,
         "Object ID 0x2B", HFILL } },
     { &hf_bthome_binary_vibration, { "Vibration", "bthome.binary.vibration",
         FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_vibration_tfs), 0x0,
         "Object ID 0x2C", HFILL } },
     { &hf_bthome_binary_window, { "Window", "bthome.binary.window",
-        FT_BOOLEAN, BASE_NONE, TFS(&tfs_open_closed), 0x0,
+        FT_BOOLEAN, BASE_NONE, TFS(&bthome_binary_window_tfs), 0x0,
         "Object ID 0x2D", HFILL } },
     { &hf_bthome_button, { "Button", "bthome.button",
         FT_UINT8, BASE_DEC, VALS(bthome_button_vals), 0x0,
@@ -332,7 +351,7 @@ static hf_register_info object_fields[] = {
         FT_UINT8, BASE_DEC, VALS(bthome_dimmer_vals), 0x0,
         "Object ID 0x3C", HFILL } },
     { &hf_bthome_rotation, { "Rotation", "bthome.rotation",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_degree_bearing), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_rotation), 0x0,
         "Object ID 0x3F; unit °", HFILL } },
     { &hf_bthome_distance_mm, { "Distance", "bthome.distance_mm",
         FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_distance_mm), 0x0,
@@ -341,13 +360,13 @@ static hf_register_info object_fields[] = {
         FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_distance_m), 0x0,
         "Object ID 0x41; unit m", HFILL } },
     { &hf_bthome_duration, { "Duration", "bthome.duration",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_seconds), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_duration), 0x0,
         "Object ID 0x42; unit s", HFILL } },
     { &hf_bthome_current, { "Current", "bthome.current",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_amp), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_current), 0x0,
         "Object IDs 0x43, 0x5D; unit A", HFILL } },
     { &hf_bthome_speed, { "Speed", "bthome.speed",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_meter_sec), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_speed), 0x0,
         "Object IDs 0x44, 0x62; unit m/s", HFILL } },
     { &hf_bthome_uv_index, { "UV index", "bthome.uv_index",
         FT_DOUBLE, BASE_NONE, NULL, 0x0,
@@ -371,7 +390,7 @@ static hf_register_info object_fields[] = {
         FT_ABSOLUTE_TIME, ABSOLUTE_TIME_UTC, NULL, 0x0,
         "Object ID 0x50", HFILL } },
     { &hf_bthome_acceleration, { "Acceleration", "bthome.acceleration",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_meter_sec_squared), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_acceleration), 0x0,
         "Object IDs 0x51, 0x63; unit m/s²", HFILL } },
     { &hf_bthome_gyroscope, { "Gyroscope", "bthome.gyroscope",
         FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_gyroscope), 0x0,
@@ -389,7 +408,7 @@ static hf_register_info object_fields[] = {
         FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_conductivity), 0x0,
         "Object ID 0x56; unit µS/cm", HFILL } },
     { &hf_bthome_direction, { "Direction", "bthome.direction",
-        FT_DOUBLE, BASE_UNIT_STRING, UNS(&units_degree_bearing), 0x0,
+        FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_rotation), 0x0,
         "Object ID 0x5E; unit °", HFILL } },
     { &hf_bthome_precipitation, { "Precipitation", "bthome.precipitation",
         FT_DOUBLE, BASE_UNIT_STRING, UNS(&bthome_units_distance_mm), 0x0,
@@ -398,7 +417,7 @@ static hf_register_info object_fields[] = {
         FT_UINT8, BASE_DEC, NULL, 0x0,
         "Object ID 0x60", HFILL } },
     { &hf_bthome_rotational_speed, { "Rotational speed", "bthome.rotational_speed",
-        FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&units_revolutions_per_minute), 0x0,
+        FT_UINT16, BASE_DEC|BASE_UNIT_STRING, UNS(&bthome_units_rotational_speed), 0x0,
         "Object ID 0x61; unit rpm", HFILL } },
     { &hf_bthome_light_level, { "Light level", "bthome.light_level",
         FT_UINT8, BASE_DEC, VALS(bthome_light_level_vals), 0x0,

@@ -53,8 +53,8 @@ def custom_column(ws, capture, options, field):
 
 
 def without_unit(column_text):
-    """A custom column's values without their unit: 4.2+ show "25.06 °C" or, with
-    Wireshark's own unit strings, "25.06°C" where -T fields prints 25.06."""
+    """A custom column's values without their unit: 4.2+ show "25.06 °C" or, for the
+    units Wireshark writes without a space, "25.06°C" where -T fields prints 25.06."""
     def value(text):
         token = text.strip().split(" ")[0]
         m = re.fullmatch(r"(-?[0-9.]+(?:e[-+]?[0-9]+)?)([^0-9:.\-].*)?", token)
