@@ -77,7 +77,7 @@ run_tshark() {
         LC_ALL=C.UTF-8 ${as_user[@]+"${as_user[@]}"} "$tshark" "$@"
 }
 
-echo "load-test: $(basename "$plugin") in $(run_tshark --version 2>/dev/null | head -n 1)"
+echo "load-test: $(basename "$plugin") in $(run_tshark --version 2>/dev/null | sed -n 1p)"
 
 # 1. The personal plugin folder, from tshark itself; the version folder as documented.
 folder=$(run_tshark -G folders 2>/dev/null | tr -d '\r' |
@@ -103,8 +103,10 @@ rm -f "$folder/epan/$file"
 
 # 2. The demo capture, through the suite's dissection test (isolated from the above).
 cp "$plugin" "$tmp/$file"
+tshark_native=$tshark
+command -v cygpath >/dev/null && tshark_native=$(cygpath -m "$tshark")
 check "captures/bthome-demo.pcapng decodes as tests/expected/bthome-demo.txt" \
-    env BTHOME_TSHARK="$tshark" "$python" "$src/tests/dissect_test.py" --plugin "$tmp/$file" \
+    env BTHOME_TSHARK="$tshark_native" "$python" "$src/tests/dissect_test.py" --plugin "$tmp/$file" \
         --capture "$src/captures/bthome-demo.pcapng" \
         --expected "$src/tests/expected/bthome-demo.txt"
 finish

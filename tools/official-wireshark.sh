@@ -38,8 +38,9 @@ case $(uname -s) in
         dmg=$dir/Wireshark-$version.dmg
         [ -f "$dmg" ] || fetch "$dmg" "$base/osx/all-versions/Wireshark%20$version%20$arch.dmg"
         mkdir -p "$dir/mnt"
-        # A licence shown on attach waits for an answer: yes gives it.
-        yes | PAGER="cat" hdiutil attach -nobrowse -noautoopen -readonly \
+        # A licence shown on attach waits for an answer: yes gives it (and dies of
+        # SIGPIPE, which pipefail must not count).
+        { yes || true; } | PAGER="cat" hdiutil attach -nobrowse -noautoopen -readonly \
             -mountpoint "$dir/mnt" "$dmg" >/dev/null
         tshark=$dir/mnt/Wireshark.app/Contents/MacOS/tshark
         ;;
@@ -60,5 +61,5 @@ case $(uname -s) in
         ;;
 esac
 [ -x "$tshark" ] || { echo "official-wireshark: no tshark at $tshark" >&2; exit 1; }
-"$tshark" --version | head -n 1 >&2
+"$tshark" --version | sed -n 1p >&2        # all read: no SIGPIPE under pipefail
 echo "$tshark"
