@@ -7,7 +7,10 @@
 #   help2man and lintian;
 #   --in-tree adds what building tshark from Wireshark's source needs
 #   (tools/build-in-tree.sh): the libraries its CMake requires (GLib, libgcrypt, c-ares,
-#   PCRE2, flex; its grammars use its own lemon, not bison), nothing optional.
+#   PCRE2, flex; its grammars use its own lemon, not bison; LibXml2, which 4.5 and later
+#   require in every configure), nothing optional. SpeexDSP, required from 4.5 on for a
+#   GUI or sharkd, which build-in-tree.sh turns off, is here too: a tag that still asks
+#   for it configures all the same.
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
@@ -21,7 +24,7 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 # --tests also: the locale tests generate de_DE.UTF-8 from the locales package's sources.
 [ "${1:-}" = "--tests" ] && packages="$packages locales"
 [ "${1:-}" = "--in-tree" ] && packages="$packages g++ ninja-build ccache flex perl \
-    libglib2.0-dev libc-ares-dev libpcre2-dev bzip2 xz-utils"
+    libglib2.0-dev libc-ares-dev libpcre2-dev libxml2-dev libspeexdsp-dev bzip2 xz-utils"
 
 missing=""
 for p in $packages; do

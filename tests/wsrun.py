@@ -11,7 +11,8 @@ write), so as root tshark runs as nobody through setpriv.
     tests/wsrun.py PLUGIN.so [tshark arguments...]
 
 The tshark is the one on PATH, or $BTHOME_TSHARK (tests/in_tree_test.sh runs the suite
-with the tshark of a Wireshark build tree).
+with the tshark of a Wireshark build tree, tools/load-test.sh with an official Wireshark
+on Linux, macOS or Windows).
 """
 import os
 import re
@@ -32,6 +33,14 @@ def tshark_version(tshark=TSHARK):
     return f"{m.group(1)}.{m.group(2)}"
 
 
+def plugin_version_dir(tshark=TSHARK):
+    """The version folder under a plugin folder: X.Y, but X-Y on macOS, where Wireshark's
+    CMakeLists.txt sets PLUGIN_PATH_ID without dots (code signing reads dotted folders
+    as bundles)."""
+    version = tshark_version(tshark)
+    return version.replace(".", "-") if sys.platform == "darwin" else version
+
+
 class IsolatedTshark:
     """A temporary Wireshark environment holding one plugin."""
 
@@ -39,11 +48,11 @@ class IsolatedTshark:
         self.tshark = tshark
         self.locale = locale        # LC_ALL: the tests' output never depends on the user's
         self.tmp = tempfile.mkdtemp(prefix="bthome-ws-")
-        epan = os.path.join(self.tmp, "plugins", tshark_version(tshark), "epan")
+        epan = os.path.join(self.tmp, "plugins", plugin_version_dir(tshark), "epan")
         os.makedirs(epan)
         os.makedirs(os.path.join(self.tmp, "config"))
         shutil.copy(plugin, epan)
-        self.as_root = os.getuid() == 0
+        self.as_root = hasattr(os, "getuid") and os.getuid() == 0    # none on Windows
         if self.as_root:
             for root, dirs, files in os.walk(self.tmp):
                 for name in dirs + files:
@@ -97,8 +106,9 @@ class IsolatedTshark:
         return env
 
     def run(self, args, check=True):
+        # tshark writes UTF-8 ("°C") whatever the system's code page (Windows)
         proc = subprocess.run(self.command(args), env=self.env(), capture_output=True,
-                              text=True, cwd=self.tmp)
+                              text=True, encoding="utf-8", cwd=self.tmp)
         if check and proc.returncode != 0:
             raise RuntimeError(f"tshark {' '.join(args)} exited {proc.returncode}:\n"
                                f"{proc.stderr}")
