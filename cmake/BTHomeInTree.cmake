@@ -18,8 +18,16 @@ set_module_info(bthome ${_bthome_major} ${_bthome_minor} ${_bthome_micro} 0)
 set(DISSECTOR_SRC ${BTHOME_PLUGIN_SOURCES})
 set(PLUGIN_FILES plugin.c ${DISSECTOR_SRC} ${BTHOME_CORE_SOURCES})
 
+# Wireshark's warnings as errors when the tree has them (ENABLE_WERROR); BTHOME_WERROR
+# keeps them for the plugin alone in a tree whose own code warns on its compiler (the
+# MinGW-w64 build of tools/build-windows.sh).
+option(BTHOME_WERROR "The plugin's warnings as errors, whatever ENABLE_WERROR says" OFF)
+set(_bthome_werror "${WERROR_COMMON_FLAGS}")
+if(BTHOME_WERROR AND NOT _bthome_werror)
+    set(_bthome_werror $<IF:$<C_COMPILER_ID:MSVC>,/WX,-Werror>)
+endif()
 set_source_files_properties(${PLUGIN_FILES} PROPERTIES
-    COMPILE_FLAGS "${WERROR_COMMON_FLAGS}")
+    COMPILE_OPTIONS "${_bthome_werror}")
 
 register_plugin_files(plugin.c plugin ${DISSECTOR_SRC})
 

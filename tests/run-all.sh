@@ -11,7 +11,9 @@
 # (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root), the
 # schema validation of .github/workflows (tools/workflow-lint), and the plugin built
 # inside Wireshark's source tree with that tree's tshark (tests/in_tree_test.sh;
-# BTHOME_IN_TREE=0 skips it). The GUI check is its own command
+# BTHOME_IN_TREE=0 skips it), and the Windows stage: tshark and the plugin cross-built
+# for Windows with MinGW-w64 and the tshark tests run under Wine (tests/windows_test.sh;
+# BTHOME_WINDOWS=0 skips it). The GUI check is its own command
 # (tools/gui-screenshots.sh --check), see docs/user-guide.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +36,11 @@ in_tree=${BTHOME_IN_TREE:-1}
 if [ "$in_tree" != 0 ]; then
     echo "=== The plugin built in Wireshark's source tree, with its tshark (host) ==="
     tests/in_tree_test.sh 2>&1 | tee -a "$log"
+fi
+windows=${BTHOME_WINDOWS:-1}
+if [ "$windows" != 0 ]; then
+    echo "=== Windows: tshark and the plugin built with MinGW-w64, run under Wine (host) ==="
+    tests/windows_test.sh 2>&1 | tee -a "$log"
 fi
 robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices}
 if [ "$robustness" != none ]; then
@@ -73,16 +80,19 @@ if grep -qE '^workflow-lint: passed' "$log"; then
 else
     echo "*** the workflow files did not validate ***"; failed=$((failed + 1))
 fi
-# The in-tree stage's tests count one by one; a stage that printed no count died.
-if [ "$in_tree" != 0 ]; then
-    counts=$(sed -nE 's/^in-tree: ([0-9]+) passed, ([0-9]+) failed( .*)?$/\1 \2/p' "$log")
+# The in-tree and Windows stages' tests count one by one; a stage that printed no count
+# died.
+for stage in in-tree windows; do
+    [ "$stage" = in-tree ] && [ "$in_tree" = 0 ] && continue
+    [ "$stage" = windows ] && [ "$windows" = 0 ] && continue
+    counts=$(sed -nE "s/^$stage: ([0-9]+) passed, ([0-9]+) failed( .*)?\$/\1 \2/p" "$log")
     if [ -n "$counts" ]; then
         read -r stage_passed stage_failed <<<"$counts"
         passed=$((passed + stage_passed)); failed=$((failed + stage_failed))
     else
-        echo "*** the in-tree stage did not run to its end ***"; failed=$((failed + 1))
+        echo "*** the $stage stage did not run to its end ***"; failed=$((failed + 1))
     fi
-fi
+done
 # Each robustness stage counts as one test; a stage that started and printed no result
 # (the script died) is a failure.
 if [ "$robustness" != none ]; then

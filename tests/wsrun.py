@@ -12,7 +12,8 @@ write), so as root tshark runs as nobody through setpriv.
 
 The tshark is the one on PATH, or $BTHOME_TSHARK (tests/in_tree_test.sh runs the suite
 with the tshark of a Wireshark build tree, tools/load-test.sh with an official Wireshark
-on Linux, macOS or Windows).
+on Linux, macOS or Windows; tests/windows_test.sh with a tshark.exe, which runs under
+Wine, in the Wine prefix of $WINEPREFIX).
 """
 import os
 import re
@@ -25,8 +26,14 @@ NOBODY = 65534
 TSHARK = os.environ.get("BTHOME_TSHARK") or "tshark"
 
 
+def tshark_command(tshark=TSHARK):
+    """How tshark starts: a Windows build (tshark.exe) under Wine."""
+    return ["wine", tshark] if tshark.lower().endswith(".exe") else [tshark]
+
+
 def tshark_version(tshark=TSHARK):
-    out = subprocess.run([tshark, "--version"], capture_output=True, text=True).stdout
+    out = subprocess.run(tshark_command(tshark) + ["--version"], capture_output=True,
+                         text=True).stdout
     m = re.search(r"(\d+)\.(\d+)\.\d+", out)
     if not m:
         sys.exit("wsrun: cannot tell the tshark version")
@@ -52,7 +59,9 @@ class IsolatedTshark:
         os.makedirs(epan)
         os.makedirs(os.path.join(self.tmp, "config"))
         shutil.copy(plugin, epan)
-        self.as_root = hasattr(os, "getuid") and os.getuid() == 0    # none on Windows
+        # Only Unix Wireshark ignores the plugin folder for root (Windows has no getuid).
+        self.as_root = (hasattr(os, "getuid") and os.getuid() == 0 and
+                        tshark_command(tshark) == [tshark])
         if self.as_root:
             for root, dirs, files in os.walk(self.tmp):
                 for name in dirs + files:
@@ -90,7 +99,7 @@ class IsolatedTshark:
         for i, a in enumerate(args[:-1]):
             if a == "-r":
                 args[i + 1] = self._readable_copy(args[i + 1])
-        cmd = [self.tshark] + args
+        cmd = tshark_command(self.tshark) + args
         if self.as_root:
             cmd = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
                    "--clear-groups"] + cmd

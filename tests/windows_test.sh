@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Windows stage: Wireshark 4.0.17's tshark and the plugin cross-built for Windows x64
+# with MinGW-w64 from Debian 12's source package (tools/build-windows.sh), run under
+# Wine. First the ctest suite's tshark tests (label "tshark": every capture against the
+# same expected output as on Linux, statistics, keys, profile, ...) with tshark.exe and
+# bthome.dll, then tests/windows_test.py: what only Windows does (%APPDATA%, Windows
+# paths with spaces, CRLF keys files, -o keys).
+#
+# Cached in $BTHOME_WINDOWS_CACHE (default /var/cache/bthome-windows): the cross-built
+# libraries, the build tree and the Wine prefix the tests run in (never ~/.wine).
+# Prints "windows: N passed, M failed" last.
+set -uo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+export BTHOME_WINDOWS_CACHE=${BTHOME_WINDOWS_CACHE:-/var/cache/bthome-windows}
+cache=$BTHOME_WINDOWS_CACHE
+fail() { echo "windows: 0 passed, 1 failed ($*)"; exit 1; }
+
+# shellcheck source=tests/ws_source.sh
+. "$src/tests/ws_source.sh"
+ws=$(debian_source_fetch bookworm wireshark "$ws_source_cache") ||
+    fail "no Wireshark 4.0 source package could be fetched"
+version=$(sed -E 's/^wireshark_(.*)\.orig\.tar\..*$/\1/' "$ws/.ready")
+build=$cache/build-$version
+mkdir -p "$cache" || fail "cannot make $cache"
+log=$cache/build-windows-$version.log
+echo "windows: Wireshark $version for Windows x64 (MinGW-w64), build in $build"
+plugin=$(CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
+         "$src/tools/build-windows.sh" "$ws" "$build" 2>"$log" | tail -n 1)
+if [ ! -f "$plugin" ]; then
+    tail -n 40 "$log"
+    fail "the Windows build failed, see $log"
+fi
+tshark=$build/run/tshark.exe
+echo "windows: built $plugin"
+
+# Wine in a prefix of its own, without a display, its debug messages or the offers to
+# install Mono and Gecko; one wineserver for all the runs.
+export WINEPREFIX=$cache/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+unset DISPLAY
+wineboot --init >/dev/null 2>&1 || fail "cannot make the Wine prefix $WINEPREFIX"
+wineserver --persistent=300
+trap 'wineserver --kill >/dev/null 2>&1' EXIT
+wine "$tshark" --version | head -n 1 | grep -q "$version" ||
+    fail "tshark.exe does not start under Wine"
+
+# The suite's tests, configured afresh for this checkout with that plugin and tshark.exe.
+tests=$(mktemp -d)
+out=$(mktemp)
+trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
+{ cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
+  cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
+    { cat "$out"; fail "cannot configure the tests"; }
+# ctest's closing line renamed, so tests/run-all.sh does not count it as a Wireshark version.
+BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark --output-on-failure -j2 2>&1 |
+    sed -E 's/^([0-9]+% tests passed)/windows ctest: \1/' | tee "$out"
+counts=$(sed -nE 's/^windows ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' "$out")
+[ -n "$counts" ] || fail "the tests did not run"
+read -r failed total <<<"$counts"
+[ "$total" -gt 0 ] || fail "no tshark tests found"
+passed=$((total - failed))
+
+python3 "$src/tests/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
+if [ $? = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "windows: $passed passed, $failed failed"
+[ "$failed" = 0 ]

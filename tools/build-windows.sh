@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Cross-build Wireshark's tshark and the plugin for Windows x64 with MinGW-w64, on
+# Debian 12: the libraries Debian has no Windows build of (libffi, PCRE2, GLib, c-ares)
+# from Debian's own source packages, a pass-through libintl of ours for GLib
+# (tools/windows/libintl.c: no translations), then tshark and bthome.dll in the
+# Wireshark source tree the way Windows plugins are made (tools/build-in-tree.sh:
+# CUSTOM_PLUGIN_SRC_DIR, the plugin's warnings as errors). BUILD_DIR/run ends up with
+# tshark.exe, the DLLs it needs and run/plugins/X.Y/epan/bthome.dll; run it with wine.
+# Prints the path of bthome.dll last.
+#
+# usage: tools/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR
+#
+# The cross-built libraries are cached in one prefix, $BTHOME_WINDOWS_CACHE/prefix
+# (default /var/cache/bthome-windows), and the compiler's output in its ccache/ (unless
+# CCACHE_DIR says otherwise), so a second run builds only the plugin and what changed. Needs root or sudo to install the MinGW-w64 toolchain
+# (cmake/install-deps.sh --windows).
+set -euo pipefail
+usage="usage: tools/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR"
+ws=${1:?$usage}
+build=${2:?$usage}
+src=$(cd "$(dirname "$0")/.." && pwd)
+cache=${BTHOME_WINDOWS_CACHE:-/var/cache/bthome-windows}
+prefix=$cache/prefix
+host=x86_64-w64-mingw32
+jobs=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+say() { echo "build-windows: $*" >&2; }
+export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+
+"$src/cmake/install-deps.sh" --windows >&2
+mkdir -p "$cache/src" "$prefix"
+build=$(mkdir -p "$build" && cd "$build" && pwd)
+# shellcheck source=tests/ws_source.sh
+. "$src/tests/ws_source.sh"
+
+# The files that tell CMake and meson about the cross compiler and the prefix.
+toolchain=$cache/toolchain.cmake
+cat >"$toolchain" <<EOF
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+set(CMAKE_C_COMPILER $host-gcc)
+set(CMAKE_CXX_COMPILER $host-g++)
+set(CMAKE_RC_COMPILER $host-windres)
+set(CMAKE_FIND_ROOT_PATH /usr/$host $prefix)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+EOF
+cross=$cache/meson-cross.ini
+cat >"$cross" <<EOF
+[binaries]
+c = '$host-gcc'
+cpp = '$host-g++'
+ar = '$host-ar'
+strip = '$host-strip'
+windres = '$host-windres'
+pkgconfig = 'pkg-config'
+
+# The prefix's headers and libraries, for C and for C++ (meson looks for GLib's libintl
+# with the C++ compiler).
+[built-in options]
+c_args = ['-I$prefix/include']
+cpp_args = ['-I$prefix/include']
+c_link_args = ['-L$prefix/lib']
+cpp_link_args = ['-L$prefix/lib']
+
+[host_machine]
+system = 'windows'
+cpu_family = 'x86_64'
+cpu = 'x86_64'
+endian = 'little'
+EOF
+# pkg-config sees only Windows libraries: the prefix and the MinGW-w64 packages'.
+export PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig:/usr/$host/lib/pkgconfig
+export PKG_CONFIG_PATH=
+
+# The source of a Debian package, unpacked once into $cache/src; prints its folder.
+unpacked_source() {
+    local dir
+    dir=$(debian_source_fetch bookworm "$1" "$cache/src") || {
+        say "cannot fetch the source of $1"; return 1; }
+    echo "$dir"
+}
+
+# Runs "$@" in a library's source folder unless $prefix/.built-NAME says it was built;
+# its output goes to $cache/NAME.log.
+build_once() {
+    local name=$1; shift
+    [ -f "$prefix/.built-$name" ] && return 0
+    say "building $name (log: $cache/$name.log)"
+    if ! "$@" >"$cache/$name.log" 2>&1; then
+        tail -n 30 "$cache/$name.log" >&2
+        say "building $name failed"
+        return 1
+    fi
+    touch "$prefix/.built-$name"
+}
+
+build_libintl() {
+    $host-gcc -O2 -c "$src/tools/windows/libintl.c" -o "$cache/libintl.o" &&
+    $host-ar rcs "$prefix/lib/libintl.a" "$cache/libintl.o" &&
+    cp "$src/tools/windows/libintl.h" "$prefix/include/"
+}
+
+# Wireshark for Windows loads wpcap.dll (Npcap) at run time and needs only the headers,
+# which are libpcap's (4.0.17's capture-wpcap.c does not compile without them).
+install_pcap_headers() {
+    local dir=$1
+    cp "$dir/pcap.h" "$prefix/include/" && mkdir -p "$prefix/include/pcap" &&
+    cp "$dir"/pcap/*.h "$prefix/include/pcap/"
+}
+
+build_autotools() {    # SOURCE_DIR CONFIGURE_ARGS...
+    local dir=$1; shift
+    rm -rf "$dir/_build" && mkdir "$dir/_build" && cd "$dir/_build" &&
+    ../configure --host=$host --prefix="$prefix" --disable-static "$@" &&
+    make -j"$jobs" && make install
+}
+
+build_cmake() {        # SOURCE_DIR CMAKE_ARGS...
+    local dir=$1; shift
+    cmake -S "$dir" -B "$dir/_build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" "$@" &&
+    cmake --build "$dir/_build" -j"$jobs" && cmake --install "$dir/_build"
+}
+
+build_glib() {
+    local dir=$1
+    rm -rf "$dir/_build" &&
+    meson setup "$dir/_build" "$dir" --cross-file "$cross" --prefix "$prefix" \
+        --buildtype release --wrap-mode nodownload -Dtests=false -Dnls=disabled \
+        -Dman=false -Dgtk_doc=false -Dxattr=false -Dlibelf=disabled &&
+    ninja -C "$dir/_build" -j"$jobs" &&
+    ninja -C "$dir/_build" install
+}
+
+mkdir -p "$prefix/lib" "$prefix/include"
+build_once libintl build_libintl
+build_once libffi build_autotools "$(unpacked_source libffi)" --disable-docs
+build_once pcre2 build_cmake "$(unpacked_source pcre2)" -DBUILD_SHARED_LIBS=ON \
+    -DPCRE2_BUILD_PCRE2GREP=OFF -DPCRE2_BUILD_TESTS=OFF -DPCRE2_SUPPORT_JIT=OFF
+build_once glib build_glib "$(unpacked_source glib2.0)"
+build_once pcap-headers install_pcap_headers "$(unpacked_source libpcap)"
+build_once c-ares build_cmake "$(unpacked_source c-ares)" -DCARES_SHARED=ON \
+    -DCARES_STATIC=OFF -DCARES_BUILD_TOOLS=OFF -DCARES_BUILD_TESTS=OFF
+
+# tshark and the plugin. MSYSTEM makes Wireshark's CMakeLists find the libraries with
+# find_package like MSYS2 does instead of downloading its Windows library bundle;
+# lemon, run during the build, is compiled for this machine. The one program configure
+# would run (ConfigureChecks.cmake: a C99 snprintf) cannot run here: MinGW-w64's stdio,
+# which Wireshark's -D_POSIX selects, is C99. Wireshark's own code warns under MinGW-w64
+# (ENABLE_WERROR off); the plugin's warnings stay errors (BTHOME_WERROR).
+say "building tshark and the plugin in $build (log: $build/build.log)"
+plugin=$(MSYSTEM=MINGW64 BTHOME_WS_CMAKE_ARGS="-DCMAKE_TOOLCHAIN_FILE=$toolchain \
+    -DLEMON_C_COMPILER=gcc -DHAVE_C99_VSNPRINTF=1 -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON \
+    -DENABLE_PCAP=ON ${BTHOME_WS_CMAKE_ARGS:-}" \
+    "$src/tools/build-in-tree.sh" "$ws" "$build" 2>"$build/build.log" | tail -n 1) || {
+    tail -n 40 "$build/build.log" >&2; say "the Wireshark build failed"; exit 1; }
+if grep -E 'warning:' "$build/build.log" | grep -F 'plugins/epan/bthome' >&2; then
+    say "the plugin compiled with warnings"; exit 1
+fi
+
+# The DLLs tshark.exe and the plugin import, found in the prefix and the MinGW-w64
+# packages, copied beside tshark.exe where Windows looks first.
+dll_path=("$prefix/bin" "/usr/$host/bin" "/usr/$host/lib"
+          "$(dirname "$($host-gcc -print-libgcc-file-name)")")
+copy_imports() {
+    local file=$1 dll dir
+    for dll in $($host-objdump -p "$file" | sed -n 's/^\s*DLL Name: //p'); do
+        [ -e "$build/run/$dll" ] && continue
+        for dir in "${dll_path[@]}"; do
+            if [ -f "$dir/$dll" ]; then
+                cp "$dir/$dll" "$build/run/"
+                copy_imports "$build/run/$dll"
+                break
+            fi
+        done
+    done
+}
+copy_imports "$build/run/tshark.exe"
+copy_imports "$plugin"
+echo "$plugin"
