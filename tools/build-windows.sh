@@ -46,6 +46,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(CMAKE_C_STANDARD_INCLUDE_DIRECTORIES $prefix/include/windows-case)
 EOF
 cross=$cache/meson-cross.ini
 cat >"$cross" <<EOF
@@ -111,6 +112,16 @@ install_pcap_headers() {
     cp "$dir"/pcap/*.h "$prefix/include/pcap/"
 }
 
+# Windows' file names ignore case, MinGW-w64's headers are lower case, and some of
+# Wireshark's files write them otherwise (wsutil/inet_addr.c: <Ws2tcpip.h>).
+make_case_aliases() {
+    local header
+    mkdir -p "$prefix/include/windows-case" &&
+    for header in Ws2tcpip.h Windows.h VersionHelpers.h; do
+        echo "#include <${header,,}>" >"$prefix/include/windows-case/$header" || return 1
+    done
+}
+
 build_autotools() {    # SOURCE_DIR CONFIGURE_ARGS...
     local dir=$1; shift
     rm -rf "$dir/_build" && mkdir "$dir/_build" && cd "$dir/_build" &&
@@ -137,6 +148,7 @@ build_glib() {
 
 mkdir -p "$prefix/lib" "$prefix/include"
 build_once libintl build_libintl
+build_once case-aliases make_case_aliases
 build_once libffi build_autotools "$(unpacked_source libffi)" --disable-docs
 build_once pcre2 build_cmake "$(unpacked_source pcre2)" -DBUILD_SHARED_LIBS=ON \
     -DPCRE2_BUILD_PCRE2GREP=OFF -DPCRE2_BUILD_TESTS=OFF -DPCRE2_SUPPORT_JIT=OFF
@@ -147,13 +159,14 @@ build_once c-ares build_cmake "$(unpacked_source c-ares)" -DCARES_SHARED=ON \
 
 # tshark and the plugin. MSYSTEM makes Wireshark's CMakeLists find the libraries with
 # find_package like MSYS2 does instead of downloading its Windows library bundle;
-# lemon, run during the build, is compiled for this machine. The one program configure
+# lemon, run during the build, is compiled for this machine (tools/windows/host-cc).
+# The one program configure
 # would run (ConfigureChecks.cmake: a C99 snprintf) cannot run here: MinGW-w64's stdio,
 # which Wireshark's -D_POSIX selects, is C99. Wireshark's own code warns under MinGW-w64
 # (ENABLE_WERROR off); the plugin's warnings stay errors (BTHOME_WERROR).
 say "building tshark and the plugin in $build (log: $build/build.log)"
 plugin=$(MSYSTEM=MINGW64 BTHOME_WS_CMAKE_ARGS="-DCMAKE_TOOLCHAIN_FILE=$toolchain \
-    -DLEMON_C_COMPILER=gcc -DHAVE_C99_VSNPRINTF=1 -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON \
+    -DLEMON_C_COMPILER=$src/tools/windows/host-cc -DHAVE_C99_VSNPRINTF=1 -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON \
     -DENABLE_PCAP=ON ${BTHOME_WS_CMAKE_ARGS:-}" \
     "$src/tools/build-in-tree.sh" "$ws" "$build" 2>"$build/build.log" | tail -n 1) || {
     tail -n 40 "$build/build.log" >&2; say "the Wireshark build failed"; exit 1; }
@@ -165,17 +178,19 @@ fi
 # packages, copied beside tshark.exe where Windows looks first.
 dll_path=("$prefix/bin" "/usr/$host/bin" "/usr/$host/lib"
           "$(dirname "$($host-gcc -print-libgcc-file-name)")")
+declare -A visited
 copy_imports() {
     local file=$1 dll dir
     for dll in $($host-objdump -p "$file" | sed -n 's/^\s*DLL Name: //p'); do
-        [ -e "$build/run/$dll" ] && continue
-        for dir in "${dll_path[@]}"; do
-            if [ -f "$dir/$dll" ]; then
-                cp "$dir/$dll" "$build/run/"
-                copy_imports "$build/run/$dll"
-                break
-            fi
-        done
+        [ -n "${visited[$dll]:-}" ] && continue
+        visited[$dll]=1
+        if [ ! -e "$build/run/$dll" ]; then
+            for dir in "${dll_path[@]}"; do
+                [ -f "$dir/$dll" ] && cp "$dir/$dll" "$build/run/" && break
+            done
+        fi
+        # Windows' own DLLs are found nowhere here and need nothing copied.
+        if [ -e "$build/run/$dll" ]; then copy_imports "$build/run/$dll"; fi
     done
 }
 copy_imports "$build/run/tshark.exe"
