@@ -35,14 +35,16 @@ def tshark_version(tshark=TSHARK):
 class IsolatedTshark:
     """A temporary Wireshark environment holding one plugin."""
 
-    def __init__(self, plugin, tshark=TSHARK, locale="C.UTF-8"):
+    def __init__(self, plugin, tshark=TSHARK, locale="C.UTF-8", data_dir=None):
         self.tshark = tshark
         self.locale = locale        # LC_ALL: the tests' output never depends on the user's
+        self.data_dir = data_dir    # WIRESHARK_DATA_DIR, if given (the GUI check's)
         self.tmp = tempfile.mkdtemp(prefix="bthome-ws-")
         epan = os.path.join(self.tmp, "plugins", tshark_version(tshark), "epan")
         os.makedirs(epan)
         os.makedirs(os.path.join(self.tmp, "config"))
-        shutil.copy(plugin, epan)
+        if plugin:                  # None: an empty plugin folder
+            shutil.copy(plugin, epan)
         self.as_root = os.getuid() == 0
         if self.as_root:
             for root, dirs, files in os.walk(self.tmp):
@@ -93,6 +95,8 @@ class IsolatedTshark:
                    WIRESHARK_CONFIG_DIR=os.path.join(self.tmp, "config"),
                    WIRESHARK_PLUGIN_DIR=os.path.join(self.tmp, "plugins"),
                    LC_ALL=self.locale)
+        if self.data_dir:
+            env["WIRESHARK_DATA_DIR"] = self.data_dir
         env.pop("XDG_CONFIG_HOME", None)
         return env
 
