@@ -63,8 +63,19 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def scratch_output(cmd):
+    """What cmd prints, run with a throwaway home and config folder (wireshark --version
+    makes ~/.config/wireshark/profiles: the user's must stay untouched) and Wireshark's
+    own global data folder."""
+    with tempfile.TemporaryDirectory(prefix="bthome-gui-home-") as home:
+        env = dict(os.environ, HOME=home, WIRESHARK_CONFIG_DIR=home, LC_ALL="C.UTF-8")
+        for var in ("XDG_CONFIG_HOME", "WIRESHARK_DATA_DIR"):
+            env.pop(var, None)
+        return run(cmd, env=env).stdout
+
+
 def wireshark_version():
-    out = run(["wireshark", "--version"]).stdout
+    out = scratch_output(["wireshark", "--version"])
     m = re.search(r"Wireshark (\d+)\.(\d+)\.\d+", out)
     if not m:
         raise CheckFailed("cannot tell the Wireshark (Qt) version: is wireshark-qt installed?")
@@ -76,9 +87,7 @@ def private_data_dir():
     linked) whose profiles folder is empty, for WIRESHARK_DATA_DIR: the pictures must not
     depend on the profiles installed there. tshark names the folder (wireshark has no -G);
     both take it from the same library."""
-    env = dict(os.environ, LC_ALL="C.UTF-8")
-    env.pop("WIRESHARK_DATA_DIR", None)
-    out = run(["tshark", "-G", "folders"], env=env).stdout
+    out = scratch_output(["tshark", "-G", "folders"])
     m = re.search(r"^Global configuration:\s*(\S.*?)\s*$", out, re.M)
     if not m or not os.path.isdir(m.group(1)):
         raise CheckFailed(f"tshark -G folders names no global configuration folder:\n{out}")
