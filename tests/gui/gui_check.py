@@ -821,9 +821,9 @@ def main():
     print(f"Wireshark {session.version} (Qt) on Xvfb {session.display.name}, plugin "
           f"{'(none)' if args.without_plugin else args.plugin}")
     try:
-        scenes = (session.global_data, session.packet_list, session.details_plain, session.details_decrypted,
-                  session.expert, session.stats_tree, session.io_graph,
-                  session.bthome_profile, session.profile_io_graph)
+        scenes = (session.global_data, session.packet_list, session.details_plain,
+                  session.details_decrypted, session.expert, session.stats_tree,
+                  session.io_graph, session.bthome_profile, session.profile_io_graph)
         only = args.only.split(",") if args.only else None
         for scene in scenes:
             if not only or scene.__name__ in only:
