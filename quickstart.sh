@@ -21,4 +21,11 @@ tshark -n -r captures/bthome-demo.pcapng -Y bthome -c 4 -O bthome 2>/dev/null \
     | sed -n '/^BTHome/,/^$/p'
 echo
 echo "=== tshark -C BTHome -r captures/bthome-demo.pcapng (the BTHome profile's columns) ==="
+if [ "$user_install" = OFF ]; then
+    # As root the profile is global, and tshark -C copies a global profile into the
+    # personal folder, where that copy would hide the next install's: give it a scratch one.
+    WIRESHARK_CONFIG_DIR=$(mktemp -d)
+    export WIRESHARK_CONFIG_DIR
+    trap 'rm -rf "$WIRESHARK_CONFIG_DIR"' EXIT
+fi
 tshark -C BTHome -r captures/bthome-demo.pcapng -c 6 2>/dev/null

@@ -51,14 +51,16 @@ def plugin_version_dir(tshark=TSHARK):
 class IsolatedTshark:
     """A temporary Wireshark environment holding one plugin."""
 
-    def __init__(self, plugin, tshark=TSHARK, locale="C.UTF-8"):
+    def __init__(self, plugin, tshark=TSHARK, locale="C.UTF-8", data_dir=None):
         self.tshark = tshark
         self.locale = locale        # LC_ALL: the tests' output never depends on the user's
+        self.data_dir = data_dir    # WIRESHARK_DATA_DIR, if given (the GUI check's)
         self.tmp = tempfile.mkdtemp(prefix="bthome-ws-")
         epan = os.path.join(self.tmp, "plugins", plugin_version_dir(tshark), "epan")
         os.makedirs(epan)
         os.makedirs(os.path.join(self.tmp, "config"))
-        shutil.copy(plugin, epan)
+        if plugin:                  # None: an empty plugin folder
+            shutil.copy(plugin, epan)
         # Only Unix Wireshark ignores the plugin folder for root (Windows has no getuid).
         self.as_root = (hasattr(os, "getuid") and os.getuid() == 0 and
                         tshark_command(tshark) == [tshark])
@@ -111,6 +113,8 @@ class IsolatedTshark:
                    WIRESHARK_CONFIG_DIR=os.path.join(self.tmp, "config"),
                    WIRESHARK_PLUGIN_DIR=os.path.join(self.tmp, "plugins"),
                    LC_ALL=self.locale)
+        if self.data_dir:
+            env["WIRESHARK_DATA_DIR"] = self.data_dir
         env.pop("XDG_CONFIG_HOME", None)
         return env
 

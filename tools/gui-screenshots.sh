@@ -3,8 +3,9 @@
 # Screenshots of the plugin in the real Wireshark window, for the docs (docs/screenshots).
 # Installs what is missing (Debian: wireshark-qt, Xvfb, xdotool, xclip, ImageMagick,
 # tesseract), builds the plugin, then runs tests/gui/gui_check.py: a fresh Wireshark per
-# picture on a private virtual display, with a temporary profile and the plugin from the
-# build tree (never your profile or an installed copy). Fails when the plugin does not load
+# picture on a private virtual display, with a temporary profile, the plugin from the
+# build tree and no global profiles (never your profile, an installed copy of the plugin
+# or the BTHome profile installed globally). Fails when the plugin does not load
 # or a picture does not show what it should. The PNGs are byte-identical from run to run,
 # so `git status docs/screenshots` shows what changed.
 #

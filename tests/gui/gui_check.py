@@ -5,9 +5,12 @@
 Starts Debian's Wireshark (Qt) on a private virtual display, as an unprivileged user,
 with a temporary HOME, profile and plugin folder that holds only the plugin under test
 (Wireshark ignores personal plugin folders and WIRESHARK_PLUGIN_DIR for root, and the
-plugin folder given replaces the global one, so an installed copy is never loaded). Each
-scene is a fresh Wireshark: open a capture, drive it with xdotool, read what it shows
-through its own Copy actions (the X clipboard), and save a PNG of the window.
+plugin folder given replaces the global one, so an installed copy is never loaded), and a
+private copy of Wireshark's global data folder without its profiles (WIRESHARK_DATA_DIR:
+a profile installed there, such as the BTHome one `cmake --install` puts there as root,
+would change the dialogs, e.g. I/O Graphs' "Copy from"). Each scene is a fresh
+Wireshark: open a capture, drive it with xdotool, read what it shows through its own Copy
+actions (the X clipboard), and save a PNG of the window.
 
     tests/gui/gui_check.py --plugin build/bthome.so --out docs/screenshots
     tests/gui/gui_check.py --plugin build/bthome.so             # checks only (temp dir)
@@ -20,7 +23,7 @@ the I/O graph or the BTHome profile (profile/BTHome, imported from the zip the b
 makes) does not show what BTHome must show, and with --compare when the pictures
 differ from the committed ones (they are byte-identical from run to run on Debian 12).
 Needs wireshark-qt, xvfb, xdotool, xclip, imagemagick and tesseract-ocr
-(tools/gui-screenshots.sh and cmake/install-deps.sh --tests install them).
+(tools/gui-screenshots.sh installs them).
 
 How each picture is checked: the packet list row and the details trees through
 Wireshark's Edit > Copy actions (As Plain Text, All Visible Items) read back from the
@@ -60,12 +63,42 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def scratch_output(cmd):
+    """What cmd prints, run with a throwaway home and config folder (wireshark --version
+    makes ~/.config/wireshark/profiles: the user's must stay untouched) and Wireshark's
+    own global data folder."""
+    with tempfile.TemporaryDirectory(prefix="bthome-gui-home-") as home:
+        env = dict(os.environ, HOME=home, WIRESHARK_CONFIG_DIR=home, LC_ALL="C.UTF-8")
+        for var in ("XDG_CONFIG_HOME", "WIRESHARK_DATA_DIR"):
+            env.pop(var, None)
+        return run(cmd, env=env).stdout
+
+
 def wireshark_version():
-    out = run(["wireshark", "--version"]).stdout
+    out = scratch_output(["wireshark", "--version"])
     m = re.search(r"Wireshark (\d+)\.(\d+)\.\d+", out)
     if not m:
         raise CheckFailed("cannot tell the Wireshark (Qt) version: is wireshark-qt installed?")
     return f"{m.group(1)}.{m.group(2)}"
+
+
+def private_data_dir():
+    """A copy of Wireshark's global data folder (colour filters, manuf, ...: its entries
+    linked) whose profiles folder is empty, for WIRESHARK_DATA_DIR: the pictures must not
+    depend on the profiles installed there. tshark names the folder (wireshark has no -G);
+    both take it from the same library."""
+    out = scratch_output(["tshark", "-G", "folders"])
+    m = re.search(r"^Global configuration:\s*(\S.*?)\s*$", out, re.M)
+    if not m or not os.path.isdir(m.group(1)):
+        raise CheckFailed(f"tshark -G folders names no global configuration folder:\n{out}")
+    dest = tempfile.mkdtemp(prefix="bthome-gui-data-")
+    for name in os.listdir(m.group(1)):
+        if name != "profiles":
+            os.symlink(os.path.join(m.group(1), name), os.path.join(dest, name))
+    os.mkdir(os.path.join(dest, "profiles"))
+    for path in (dest, os.path.join(dest, "profiles")):
+        os.chmod(path, 0o755)           # nobody reads it when we run as root
+    return dest
 
 
 class Display:
@@ -106,7 +139,7 @@ class Display:
 class Wireshark:
     """One Wireshark window with a fresh temporary profile and plugin folder."""
 
-    def __init__(self, display, plugin, version, config, args, log):
+    def __init__(self, display, plugin, version, data_dir, config, args, log):
         self.display = display
         self.tmp = tempfile.mkdtemp(prefix="bthome-gui-")
         os.chmod(self.tmp, 0o755)
@@ -146,7 +179,8 @@ class Wireshark:
         # The same pixels on every Debian 12 machine: only the DejaVu fonts (whatever else
         # is installed), Qt's Fusion style, no desktop theme, no scaling.
         env.update(HOME=self.home, WIRESHARK_CONFIG_DIR=self.config,
-                   WIRESHARK_PLUGIN_DIR=self.plugin_dir, LC_ALL="C.UTF-8",
+                   WIRESHARK_PLUGIN_DIR=self.plugin_dir, WIRESHARK_DATA_DIR=data_dir,
+                   LC_ALL="C.UTF-8",
                    XDG_RUNTIME_DIR=self.home, QT_QPA_PLATFORM="xcb",
                    QT_QPA_PLATFORMTHEME="", QT_STYLE_OVERRIDE="Fusion",
                    FONTCONFIG_FILE=fonts_conf,
@@ -412,6 +446,7 @@ class Session:
     def __init__(self, args):
         self.args = args
         self.version = wireshark_version()
+        self.data_dir = private_data_dir()
         self.display = Display()
         self.out = args.out
         self.logs = tempfile.mkdtemp(prefix="bthome-gui-logs-")
@@ -426,10 +461,12 @@ class Session:
     def close(self):
         self.display.close()
         shutil.rmtree(self.logs, ignore_errors=True)
+        shutil.rmtree(self.data_dir, ignore_errors=True)
 
     def open(self, scene, config, args):
         log = os.path.join(self.logs, scene + ".log")
-        ws = Wireshark(self.display, self.plugin, self.version, config, args, log)
+        ws = Wireshark(self.display, self.plugin, self.version, self.data_dir, config, args,
+                       log)
         ws.scene = scene
         ws.logfile = log
         return ws
@@ -444,6 +481,12 @@ class Session:
                 tail = "".join(f.readlines()[-15:])
             raise CheckFailed(f"{ws.scene}: {what}\n--- Wireshark output ---\n{tail}")
         self.ok(ws.scene, what)
+
+    def check_output(self, scene, cond, what, output):
+        """A check of a command's output, shown when it fails."""
+        if not cond:
+            raise CheckFailed(f"{scene}: {what}\n--- output ---\n{output.strip()}")
+        self.ok(scene, what)
 
     def save(self, ws, wid, name):
         path = os.path.join(self.out, name)
@@ -478,6 +521,22 @@ class Session:
         ws.wait_settled(wid)
         ws.key("ctrl+alt+shift+a", delay=0.4)
         return ws.clipboard()
+
+    # 0. Every Wireshark here reads the private global data folder, so a profile installed
+    # globally (the BTHome one, after the quick start as root) is not seen. tshark shares
+    # the GUI's code for its folders and runs as the GUI does (as nobody under root).
+    def global_data(self):
+        capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
+        with IsolatedTshark(self.plugin, data_dir=self.data_dir) as ts:
+            out = ts.run(["-G", "folders"]).stdout
+            self.check_output("global-data", re.search(
+                r"^Global configuration:\s*" + re.escape(self.data_dir) + r"\s*$", out, re.M),
+                "Wireshark's global data folder is the private copy", out)
+            proc = ts.run(["-C", "BTHome", "-r", capture, "-c", "1"], check=False)
+            self.check_output("global-data", proc.returncode != 0 and
+                              "does not exist" in proc.stderr,
+                              "no global profile is seen (-C BTHome: no such profile)",
+                              proc.stdout + proc.stderr)
 
     # 1. the packet list with the Info column
     def packet_list(self):
@@ -735,10 +794,9 @@ def main():
                     help="the BTHome profile as the build zips it")
     ap.add_argument("--out", help="folder for the PNGs (default: a temporary one)")
     ap.add_argument("--only", metavar="SCENES",
-                    help="comma-separated scenes to run (packet_list, details_plain, "
-                    "details_decrypted, expert, stats_tree, io_graph, bthome_profile, "
-                    "profile_io_graph), "
-                    "for debugging")
+                    help="comma-separated scenes to run (global_data, packet_list, "
+                    "details_plain, details_decrypted, expert, stats_tree, io_graph, "
+                    "bthome_profile, profile_io_graph), for debugging")
     ap.add_argument("--compare", metavar="DIR",
                     help="fail unless the new PNGs are byte-identical to those in DIR")
     ap.add_argument("--without-plugin", action="store_true",
@@ -763,9 +821,9 @@ def main():
     print(f"Wireshark {session.version} (Qt) on Xvfb {session.display.name}, plugin "
           f"{'(none)' if args.without_plugin else args.plugin}")
     try:
-        scenes = (session.packet_list, session.details_plain, session.details_decrypted,
-                  session.expert, session.stats_tree, session.io_graph,
-                  session.bthome_profile, session.profile_io_graph)
+        scenes = (session.global_data, session.packet_list, session.details_plain,
+                  session.details_decrypted, session.expert, session.stats_tree,
+                  session.io_graph, session.bthome_profile, session.profile_io_graph)
         only = args.only.split(",") if args.only else None
         for scene in scenes:
             if not only or scene.__name__ in only:
