@@ -74,22 +74,28 @@ def check_path_with_spaces(check, ws, source):
 
 
 class PersonalTshark:
-    """tshark.exe with no test folders: the personal folder is %APPDATA%\\Wireshark, and
-    the global plugin folder an empty one, so only a personal plugin can load."""
+    """tshark.exe as installed, with nothing of the tests: a copy of the build's programs
+    and DLLs in a folder of its own whose global plugin folder is empty (Windows'
+    Wireshark takes its global plugins from beside the program, whatever the
+    environment says), the personal folder %APPDATA%\\Wireshark."""
 
-    def __init__(self, tshark):
-        self.tshark = tshark
-        self.empty = tempfile.mkdtemp(prefix="bthome-no-plugins-")
-        self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("WIRESHARK_CONFIG_DIR", "WIRESHARK_PLUGIN_DIR")}
-        self.env.update(WIRESHARK_PLUGIN_DIR=self.empty, LC_ALL="C.UTF-8")
+    def __init__(self, tshark, version):
+        self.install = tempfile.mkdtemp(prefix="bthome-wireshark-")
+        run = os.path.dirname(tshark)
+        for name in os.listdir(run):
+            if name.endswith((".exe", ".dll")):
+                os.link(os.path.join(run, name), os.path.join(self.install, name))
+        os.makedirs(os.path.join(self.install, "plugins", version, "epan"))
+        self.tshark = os.path.join(self.install, os.path.basename(tshark))
+        self.env = {k: v for k, v in os.environ.items() if k != "WIRESHARK_CONFIG_DIR"}
+        self.env.update(LC_ALL="C.UTF-8")
 
     def run(self, args):
         return subprocess.run(["wine", self.tshark, *args], env=self.env,
-                              capture_output=True, text=True, cwd=self.empty, check=True)
+                              capture_output=True, text=True, cwd=self.install, check=True)
 
     def close(self):
-        shutil.rmtree(self.empty, ignore_errors=True)
+        shutil.rmtree(self.install, ignore_errors=True)
 
 
 def check_personal_folder(check, plugin, tshark, source):
@@ -97,14 +103,15 @@ def check_personal_folder(check, plugin, tshark, source):
     appdata = wine_output("cmd", "/c", "echo %APPDATA%")
     personal = os.path.join(unix_path(appdata), "Wireshark")
     shutil.rmtree(personal, ignore_errors=True)
-    epan = os.path.join(personal, "plugins", tshark_version(tshark), "epan")
+    version = tshark_version(tshark)
+    epan = os.path.join(personal, "plugins", version, "epan")
     os.makedirs(epan)
     shutil.copy(plugin, epan)
     with open(os.path.join(personal, "bthome_keys"), "w", encoding="utf-8") as f:
         f.write("".join(row + "\n" for row in key_rows(source)))
     shutil.copytree(os.path.join(source, "profile", "BTHome"),
                     os.path.join(personal, "profiles", "BTHome"))
-    ws = PersonalTshark(tshark)
+    ws = PersonalTshark(tshark, version)
     captures = os.path.join(source, "captures")
     try:
         where = appdata + "\\Wireshark\\plugins\\"
@@ -131,6 +138,7 @@ def main():
     ap.add_argument("--tshark", required=True)
     ap.add_argument("--source", required=True)
     args = ap.parse_args()
+    args.source = os.path.abspath(args.source)    # tshark runs in a folder of its own
     check = Checks()
     with IsolatedTshark(args.plugin, tshark=args.tshark) as ws:
         check_command_line_keys(check, ws, args.source)

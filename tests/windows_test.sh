@@ -39,7 +39,7 @@ echo "windows: built $plugin"
 export WINEPREFIX=$cache/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 unset DISPLAY
 wineboot --init >/dev/null 2>&1 || fail "cannot make the Wine prefix $WINEPREFIX"
-wineserver --persistent=300
+wineserver -p || fail "cannot start the Wine server"
 trap 'wineserver --kill >/dev/null 2>&1' EXIT
 wine "$tshark" --version | head -n 1 | grep -q "$version" ||
     fail "tshark.exe does not start under Wine"

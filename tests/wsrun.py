@@ -13,7 +13,9 @@ write), so as root tshark runs as nobody through setpriv.
 The tshark is the one on PATH, or $BTHOME_TSHARK (tests/in_tree_test.sh runs the suite
 with the tshark of a Wireshark build tree, tools/load-test.sh with an official Wireshark
 on Linux, macOS or Windows; tests/windows_test.sh with a tshark.exe, which runs under
-Wine, in the Wine prefix of $WINEPREFIX).
+Wine, in the Wine prefix of $WINEPREFIX). Wireshark on Windows ignores
+WIRESHARK_PLUGIN_DIR and loads the plugins beside its program (wsutil/filesystem.c), so
+there the plugin is the one in the build's run/plugins/X.Y/epan.
 """
 import os
 import re
