@@ -51,16 +51,18 @@ trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
 { cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
   cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
     { cat "$out"; fail "cannot configure the tests"; }
-# ctest's closing line renamed, so tests/run-all.sh does not count it as a Wireshark version.
+# ctest's closing line renamed, so tests/run-all.sh does not count it as a Wireshark
+# version.
 BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark --output-on-failure -j2 2>&1 |
     sed -E 's/^([0-9]+% tests passed)/windows ctest: \1/' | tee "$out"
-counts=$(sed -nE 's/^windows ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' "$out")
+counts=$(sed -nE 's/^windows ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' \
+         "$out")
 [ -n "$counts" ] || fail "the tests did not run"
 read -r failed total <<<"$counts"
 [ "$total" -gt 0 ] || fail "no tshark tests found"
 passed=$((total - failed))
 
-python3 "$src/tests/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
-if [ $? = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if python3 "$src/tests/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
+then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "windows: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -17,7 +17,7 @@ ws_source_fetch_suite() {
 # CACHE/PACKAGE-SUITE, once (tools/build-windows.sh builds its libraries from these
 # too); prints its path. .ready holds the tarball's name.
 debian_source_fetch() {
-    local suite=$1 package=$2 cache=$3 dir=$3/$2-$1 apt tarball
+    local suite=$1 package=$2 cache=$3 dir=$3/$2-$1 apt tarball file
     if [ -f "$dir/.ready" ]; then echo "$dir"; return 0; fi
     mkdir -p "$cache" || return 1
     apt=$(mktemp -d "$cache/.fetch.XXXXXX") || return 1
@@ -29,7 +29,10 @@ debian_source_fetch() {
        (cd "$apt/dl" && apt-get "${opts[@]}" source --download-only -q "$package") \
             >>"$apt/log" 2>&1; then
         # The main tarball, not a signature or a second tarball (orig-NAME.tar.*).
-        tarball=$(ls "$apt"/dl/*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1)
+        tarball=
+        for file in "$apt"/dl/*.orig.tar.*; do
+            case $file in *.asc) ;; *) tarball=$file ;; esac
+        done
         # Unpacked inside the cache, then moved in: a reader never sees half a tree.
         if [ -n "$tarball" ] &&
            tar -C "$apt/tree" --strip-components=1 -xf "$tarball" 2>>"$apt/log" &&

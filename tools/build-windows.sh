@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Cross-build Wireshark's tshark and the plugin for Windows x64 with MinGW-w64, on
-# Debian 12: the libraries Debian has no Windows build of (libffi, PCRE2, GLib, c-ares)
-# from Debian's own source packages, a pass-through libintl of ours for GLib
+# Debian 12: the libraries Debian has no Windows build of (libffi, PCRE2, GLib, c-ares,
+# libpcap's headers) from Debian's own source packages, a pass-through libintl of ours
+# for GLib
 # (tools/windows/libintl.c: no translations), then tshark and bthome.dll in the
 # Wireshark source tree the way Windows plugins are made (tools/build-in-tree.sh:
 # CUSTOM_PLUGIN_SRC_DIR, the plugin's warnings as errors). BUILD_DIR/run ends up with
@@ -13,8 +14,8 @@
 #
 # The cross-built libraries are cached in one prefix, $BTHOME_WINDOWS_CACHE/prefix
 # (default /var/cache/bthome-windows), and the compiler's output in its ccache/ (unless
-# CCACHE_DIR says otherwise), so a second run builds only the plugin and what changed. Needs root or sudo to install the MinGW-w64 toolchain
-# (cmake/install-deps.sh --windows).
+# CCACHE_DIR says otherwise), so a second run builds only the plugin and what changed.
+# Needs root or sudo to install the MinGW-w64 toolchain (cmake/install-deps.sh --windows).
 set -euo pipefail
 usage="usage: tools/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR"
 ws=${1:?$usage}
@@ -160,14 +161,14 @@ build_once c-ares build_cmake "$(unpacked_source c-ares)" -DCARES_SHARED=ON \
 # tshark and the plugin. MSYSTEM makes Wireshark's CMakeLists find the libraries with
 # find_package like MSYS2 does instead of downloading its Windows library bundle;
 # lemon, run during the build, is compiled for this machine (tools/windows/host-cc).
-# The one program configure
-# would run (ConfigureChecks.cmake: a C99 snprintf) cannot run here: MinGW-w64's stdio,
-# which Wireshark's -D_POSIX selects, is C99. Wireshark's own code warns under MinGW-w64
-# (ENABLE_WERROR off); the plugin's warnings stay errors (BTHOME_WERROR).
+# The one program configure would run (ConfigureChecks.cmake: a C99 snprintf) cannot
+# run here: MinGW-w64's stdio, which Wireshark's -D_POSIX selects, is C99. Wireshark's
+# own code warns under MinGW-w64 (ENABLE_WERROR off); the plugin's warnings stay errors
+# (BTHOME_WERROR).
 say "building tshark and the plugin in $build (log: $build/build.log)"
 plugin=$(MSYSTEM=MINGW64 BTHOME_WS_CMAKE_ARGS="-DCMAKE_TOOLCHAIN_FILE=$toolchain \
-    -DLEMON_C_COMPILER=$src/tools/windows/host-cc -DHAVE_C99_VSNPRINTF=1 -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON \
-    -DENABLE_PCAP=ON ${BTHOME_WS_CMAKE_ARGS:-}" \
+    -DLEMON_C_COMPILER=$src/tools/windows/host-cc -DHAVE_C99_VSNPRINTF=1 \
+    -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON -DENABLE_PCAP=ON ${BTHOME_WS_CMAKE_ARGS:-}" \
     "$src/tools/build-in-tree.sh" "$ws" "$build" 2>"$build/build.log" | tail -n 1) || {
     tail -n 40 "$build/build.log" >&2; say "the Wireshark build failed"; exit 1; }
 if grep -E 'warning:' "$build/build.log" | grep -F 'plugins/epan/bthome' >&2; then
