@@ -20,6 +20,8 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 # --tests also: the Debian package test (dpkg-shlibdeps, help2man for bthome-keys' man
 # page, lintian). The GUI check installs its own tools (tools/gui-screenshots.sh).
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2 help2man lintian"
+# --tests also: git, with which Wireshark's check_tfs.py finds the files to check.
+[ "${1:-}" = "--tests" ] && packages="$packages git"
 # --tests also: node and npm for the workflow validation (tools/workflow-lint), unless
 # some node already provides npm (e.g. NodeSource's nodejs, which conflicts with npm).
 [ "${1:-}" = "--tests" ] && ! command -v npm >/dev/null && packages="$packages nodejs npm"

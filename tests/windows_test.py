@@ -84,7 +84,10 @@ class PersonalTshark:
         run = os.path.dirname(tshark)
         for name in os.listdir(run):
             if name.endswith((".exe", ".dll")):
-                os.link(os.path.join(run, name), os.path.join(self.install, name))
+                try:
+                    os.link(os.path.join(run, name), os.path.join(self.install, name))
+                except OSError:     # another file system (/tmp on tmpfs)
+                    shutil.copy(os.path.join(run, name), self.install)
         os.makedirs(os.path.join(self.install, "plugins", version, "epan"))
         self.tshark = os.path.join(self.install, os.path.basename(tshark))
         self.env = {k: v for k, v in os.environ.items() if k != "WIRESHARK_CONFIG_DIR"}
@@ -139,6 +142,11 @@ def main():
     ap.add_argument("--source", required=True)
     args = ap.parse_args()
     args.source = os.path.abspath(args.source)    # tshark runs in a folder of its own
+    prefix = os.environ.get("WINEPREFIX", "")
+    if not prefix or os.path.realpath(prefix) == os.path.realpath(
+            os.path.expanduser("~/.wine")):
+        sys.exit("windows_test: set WINEPREFIX to a Wine prefix of the tests' own: this "
+                 "test replaces %APPDATA%\\Wireshark in it")
     check = Checks()
     with IsolatedTshark(args.plugin, tshark=args.tshark) as ws:
         check_command_line_keys(check, ws, args.source)

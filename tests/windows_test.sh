@@ -35,13 +35,18 @@ tshark=$build/run/tshark.exe
 echo "windows: built $plugin"
 
 # Wine in a prefix of its own, without a display, its debug messages or the offers to
-# install Mono and Gecko; one wineserver for all the runs.
+# install Mono and Gecko; one wineserver for all the runs, started before anything else
+# so that no short-lived one holds the prefix. One run of the stage at a time.
+exec 8>"$cache/.wine.lock"
+flock 8
 export WINEPREFIX=$cache/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 unset DISPLAY
-wineboot --init >/dev/null 2>&1 || fail "cannot make the Wine prefix $WINEPREFIX"
+mkdir -p "$WINEPREFIX"
 wineserver -p || fail "cannot start the Wine server"
 trap 'wineserver --kill >/dev/null 2>&1' EXIT
-wine "$tshark" --version | head -n 1 | grep -q "$version" ||
+wineboot --init >/dev/null 2>&1 || fail "cannot make the Wine prefix $WINEPREFIX"
+started=$(wine "$tshark" --version 2>/dev/null)
+grep -q "^TShark (Wireshark) $version " <<<"$started" ||
     fail "tshark.exe does not start under Wine"
 
 # The suite's tests, configured afresh for this checkout with that plugin and tshark.exe.

@@ -66,7 +66,13 @@ run check_typed_item_calls.py python3 tools/check_typed_item_calls.py --consecut
 # reads the plugin's files as a change of a Wireshark tree's plugins/epan/bthome.
 mkdir -p plugins/epan/bthome && cp epan/dissectors/*.[ch] plugins/epan/bthome/ &&
     git init -q . && git add plugins || fail "cannot stage the plugin for check_tfs.py"
-run check_tfs.py python3 tools/check_tfs.py --open || true
+# It must have read the plugin's files: "No files to check." would pass silently.
+if [[ $(python3 tools/check_tfs.py --open 2>&1) == *plugins/epan/bthome/packet-bthome.c* ]]
+then
+    run check_tfs.py python3 tools/check_tfs.py --open || true
+else
+    echo "--- check_tfs.py: did not read plugins/epan/bthome"; findings=$((findings + 1))
+fi
 for script in check_val_to_str.py check_col_apis.py; do
     if [ -f "tools/$script" ]; then
         run "$script" python3 "tools/$script" "${file_args[@]}" || true

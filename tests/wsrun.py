@@ -15,7 +15,8 @@ with the tshark of a Wireshark build tree, tools/load-test.sh with an official W
 on Linux, macOS or Windows; tests/windows_test.sh with a tshark.exe, which runs under
 Wine, in the Wine prefix of $WINEPREFIX). Wireshark on Windows ignores
 WIRESHARK_PLUGIN_DIR and loads the plugins beside its program (wsutil/filesystem.c), so
-there the plugin is the one in the build's run/plugins/X.Y/epan.
+under Wine the plugin is the one in the build's run/plugins/X.Y/epan, and on Windows a
+copy in the personal folder of WIRESHARK_CONFIG_DIR.
 """
 import os
 import re
@@ -28,9 +29,13 @@ NOBODY = 65534
 TSHARK = os.environ.get("BTHOME_TSHARK") or "tshark"
 
 
+def windows_tshark(tshark=TSHARK):
+    return tshark.lower().endswith(".exe")
+
+
 def tshark_command(tshark=TSHARK):
-    """How tshark starts: a Windows build (tshark.exe) under Wine."""
-    return ["wine", tshark] if tshark.lower().endswith(".exe") else [tshark]
+    """How tshark starts: a Windows build (tshark.exe) elsewhere than Windows under Wine."""
+    return ["wine", tshark] if windows_tshark(tshark) and os.name != "nt" else [tshark]
 
 
 def tshark_version(tshark=TSHARK):
@@ -63,9 +68,14 @@ class IsolatedTshark:
         os.makedirs(os.path.join(self.tmp, "config"))
         if plugin:                  # None: an empty plugin folder
             shutil.copy(plugin, epan)
+            if os.name == "nt":     # Windows' Wireshark ignores WIRESHARK_PLUGIN_DIR
+                personal = os.path.join(self.tmp, "config", "plugins",
+                                        plugin_version_dir(tshark), "epan")
+                os.makedirs(personal)
+                shutil.copy(plugin, personal)
         # Only Unix Wireshark ignores the plugin folder for root (Windows has no getuid).
         self.as_root = (hasattr(os, "getuid") and os.getuid() == 0 and
-                        tshark_command(tshark) == [tshark])
+                        not windows_tshark(tshark))
         if self.as_root:
             for root, dirs, files in os.walk(self.tmp):
                 for name in dirs + files:

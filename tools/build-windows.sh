@@ -27,9 +27,12 @@ host=x86_64-w64-mingw32
 jobs=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 say() { echo "build-windows: $*" >&2; }
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+mkdir -p "$cache/src" "$prefix"
+# One build at a time in the cache (a second waits).
+exec 9>"$cache/.build.lock"
+flock 9
 
 "$src/cmake/install-deps.sh" --windows >&2
-mkdir -p "$cache/src" "$prefix"
 build=$(mkdir -p "$build" && cd "$build" && pwd)
 # shellcheck source=tests/ws_source.sh
 . "$src/tests/ws_source.sh"
@@ -77,30 +80,31 @@ EOF
 export PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig:/usr/$host/lib/pkgconfig
 export PKG_CONFIG_PATH=
 
-# The source of a Debian package, unpacked once into $cache/src; prints its folder.
-unpacked_source() {
-    local dir
-    dir=$(debian_source_fetch bookworm "$1" "$cache/src") || {
-        say "cannot fetch the source of $1"; return 1; }
-    echo "$dir"
-}
-
-# Runs "$@" in a library's source folder unless $prefix/.built-NAME says it was built;
-# its output goes to $cache/NAME.log.
+# build_once NAME PACKAGE STEP ARGS...: STEP [SOURCE_DIR] ARGS in a subshell, with
+# SOURCE_DIR the Debian source package PACKAGE of bookworm unpacked into $cache/src ("-":
+# none), unless $prefix/.built-NAME holds the stamp of the same step, arguments and
+# source version; the output goes to $cache/NAME.log.
 build_once() {
-    local name=$1; shift
-    [ -f "$prefix/.built-$name" ] && return 0
+    local name=$1 package=$2 step=$3 dir='' stamp; shift 3
+    if [ "$package" != - ]; then
+        dir=$(debian_source_fetch bookworm "$package" "$cache/src") || {
+            say "cannot fetch the source of $package"; exit 1; }
+    fi
+    stamp=$(printf '%s\n' "$(declare -f "$step")" "$@" "${dir:+$(cat "$dir/.ready")}" |
+            sha256sum)
+    [ "$(cat "$prefix/.built-$name" 2>/dev/null)" = "$stamp" ] && return 0
     say "building $name (log: $cache/$name.log)"
-    if ! "$@" >"$cache/$name.log" 2>&1; then
+    if ! ( "$step" ${dir:+"$dir"} "$@" ) >"$cache/$name.log" 2>&1; then
         tail -n 30 "$cache/$name.log" >&2
         say "building $name failed"
-        return 1
+        exit 1
     fi
-    touch "$prefix/.built-$name"
+    echo "$stamp" >"$prefix/.built-$name"
 }
 
-build_libintl() {
-    $host-gcc -O2 -c "$src/tools/windows/libintl.c" -o "$cache/libintl.o" &&
+build_libintl() {       # built every time: a second, and its source is ours
+    $host-gcc -O2 -Wall -Wextra -Werror -c "$src/tools/windows/libintl.c" \
+        -o "$cache/libintl.o" &&
     $host-ar rcs "$prefix/lib/libintl.a" "$cache/libintl.o" &&
     cp "$src/tools/windows/libintl.h" "$prefix/include/"
 }
@@ -148,15 +152,15 @@ build_glib() {
 }
 
 mkdir -p "$prefix/lib" "$prefix/include"
-build_once libintl build_libintl
-build_once case-aliases make_case_aliases
-build_once libffi build_autotools "$(unpacked_source libffi)" --disable-docs
-build_once pcre2 build_cmake "$(unpacked_source pcre2)" -DBUILD_SHARED_LIBS=ON \
-    -DPCRE2_BUILD_PCRE2GREP=OFF -DPCRE2_BUILD_TESTS=OFF -DPCRE2_SUPPORT_JIT=OFF
-build_once glib build_glib "$(unpacked_source glib2.0)"
-build_once pcap-headers install_pcap_headers "$(unpacked_source libpcap)"
-build_once c-ares build_cmake "$(unpacked_source c-ares)" -DCARES_SHARED=ON \
-    -DCARES_STATIC=OFF -DCARES_BUILD_TOOLS=OFF -DCARES_BUILD_TESTS=OFF
+build_libintl || { say "building the pass-through libintl failed"; exit 1; }
+build_once case-aliases - make_case_aliases
+build_once libffi libffi build_autotools --disable-docs
+build_once pcre2 pcre2 build_cmake -DBUILD_SHARED_LIBS=ON -DPCRE2_BUILD_PCRE2GREP=OFF \
+    -DPCRE2_BUILD_TESTS=OFF -DPCRE2_SUPPORT_JIT=OFF
+build_once glib glib2.0 build_glib
+build_once pcap-headers libpcap install_pcap_headers
+build_once c-ares c-ares build_cmake -DCARES_SHARED=ON -DCARES_STATIC=OFF \
+    -DCARES_BUILD_TOOLS=OFF -DCARES_BUILD_TESTS=OFF
 
 # tshark and the plugin. MSYSTEM makes Wireshark's CMakeLists find the libraries with
 # find_package like MSYS2 does instead of downloading its Windows library bundle;
@@ -185,11 +189,9 @@ copy_imports() {
     for dll in $($host-objdump -p "$file" | sed -n 's/^\s*DLL Name: //p'); do
         [ -n "${visited[$dll]:-}" ] && continue
         visited[$dll]=1
-        if [ ! -e "$build/run/$dll" ]; then
-            for dir in "${dll_path[@]}"; do
-                [ -f "$dir/$dll" ] && cp "$dir/$dll" "$build/run/" && break
-            done
-        fi
+        for dir in "${dll_path[@]}"; do    # again each time: the prefix may be newer
+            if [ -f "$dir/$dll" ]; then cp "$dir/$dll" "$build/run/"; break; fi
+        done
         # Windows' own DLLs are found nowhere here and need nothing copied.
         if [ -e "$build/run/$dll" ]; then copy_imports "$build/run/$dll"; fi
     done
