@@ -42,6 +42,7 @@ flock 8
 export WINEPREFIX=$cache/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 unset DISPLAY
 mkdir -p "$WINEPREFIX"
+wineserver -k >/dev/null 2>&1; wineserver -w     # a server left by another run (ours)
 wineserver -p || fail "cannot start the Wine server"
 trap 'wineserver --kill >/dev/null 2>&1' EXIT
 wineboot --init >/dev/null 2>&1 || fail "cannot make the Wine prefix $WINEPREFIX"
