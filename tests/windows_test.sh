@@ -36,9 +36,8 @@ echo "windows: built $plugin"
 
 # Wine in a prefix of its own, without a display, its debug messages or the offers to
 # install Mono and Gecko; one wineserver for all the runs, started before anything else
-# so that no short-lived one holds the prefix. One run of the stage at a time.
-exec 8>"$cache/.wine.lock"
-flock 8
+# so that no short-lived one holds the prefix. (No lock: Wine's own processes would
+# inherit it and outlive the stage.)
 export WINEPREFIX=$cache/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 unset DISPLAY
 mkdir -p "$WINEPREFIX"
