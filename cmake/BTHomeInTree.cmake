@@ -41,6 +41,30 @@ target_link_libraries(bthome epan ${GCRYPT_LIBRARIES} ${M_LIBRARIES})
 
 install_plugin(bthome epan)
 
+# Wireshark's fuzz harness with the plugin linked in, in a tree configured with
+# ENABLE_FUZZER (tests/fuzz/run-fuzzshark.sh): fuzz/fuzzshark.c, whose target the
+# environment names (FUZZSHARK_TARGET), the plugin, and tests/fuzz/fuzzshark_bthome.c,
+# which registers it (fuzzshark loads no plugins). The -coverage twin also records which
+# lines of plugin/ and core/ an input reaches (clang's source-based coverage).
+if(ENABLE_FUZZER)
+    foreach(_fuzzer fuzzshark-bthome fuzzshark-bthome-coverage)
+        add_executable(${_fuzzer} EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/fuzz/fuzzshark.c
+            tests/fuzz/fuzzshark_bthome.c ${CMAKE_CURRENT_BINARY_DIR}/plugin.c
+            ${DISSECTOR_SRC} ${BTHOME_CORE_SOURCES})
+        # as Wireshark's own fuzzers: the sanitizers want a C++ runtime
+        set_target_properties(${_fuzzer} PROPERTIES LINKER_LANGUAGE CXX
+            LINK_FLAGS "${WS_LINK_FLAGS} -fsanitize=fuzzer")
+        target_include_directories(${_fuzzer} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/core
+            ${CMAKE_CURRENT_SOURCE_DIR}/plugin)
+        target_include_directories(${_fuzzer} SYSTEM PRIVATE ${GCRYPT_INCLUDE_DIRS})
+        target_link_libraries(${_fuzzer} ui wiretap epan version_info ${GCRYPT_LIBRARIES}
+            ${M_LIBRARIES})
+    endforeach()
+    target_compile_options(fuzzshark-bthome-coverage PRIVATE -fprofile-instr-generate
+        -fcoverage-mapping)
+    target_link_options(fuzzshark-bthome-coverage PRIVATE -fprofile-instr-generate)
+endif()
+
 if(COMMAND CHECKAPI)
     file(GLOB _bthome_headers RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}" "plugin/*.h")
     CHECKAPI(

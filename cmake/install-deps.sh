@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
-# usage: cmake/install-deps.sh [--tests | --in-tree | --windows]
+# usage: cmake/install-deps.sh [--tests | --in-tree | --sanitizers | --windows]
 #   --tests adds debootstrap for the 4.4/4.6 runs, what the robustness stages use (clang
 #   with libFuzzer, valgrind, cppcheck, clang-tidy) and the package test's dpkg-dev,
 #   help2man and lintian;
@@ -11,8 +11,11 @@
 #   require in every configure), nothing optional. SpeexDSP, required from 4.5 on for a
 #   GUI or sharkd, which build-in-tree.sh turns off, is here too: a tag that still asks
 #   for it configures all the same;
-#   --windows adds that and the MinGW-w64 cross toolchain, Debian's Windows builds of
-#   libgcrypt and zlib, meson and Wine (tools/build-windows.sh, the Windows stage).
+#   --sanitizers adds what tests/in_tree_build.sh adds to that: clang with its ASan,
+#   UBSan and libFuzzer runtimes, and LLVM's coverage tools (llvm-profdata, llvm-cov);
+#   --windows adds what --in-tree adds and the MinGW-w64 cross toolchain, Debian's
+#   Windows builds of libgcrypt and zlib, meson and Wine (tools/build-windows.sh, the
+#   Windows stage).
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
@@ -30,6 +33,7 @@ packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev
 in_tree_packages="g++ ninja-build ccache flex perl \
     libglib2.0-dev libc-ares-dev libpcre2-dev libxml2-dev libspeexdsp-dev bzip2 xz-utils"
 [ "${1:-}" = "--in-tree" ] && packages="$packages $in_tree_packages"
+[ "${1:-}" = "--sanitizers" ] && packages="$packages clang libclang-rt-dev llvm"
 [ "${1:-}" = "--windows" ] && packages="$packages $in_tree_packages gcc-mingw-w64-x86-64 \
     g++-mingw-w64-x86-64 libgcrypt-mingw-w64-dev libgpg-error-mingw-w64-dev \
     libz-mingw-w64-dev meson wine wine64"

@@ -64,7 +64,7 @@ static int dissect_frame_search(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
     size_t pos = 0;
     bool found = false, raised = false;
 
-    if (!proto_is_protocol_enabled(find_protocol_by_id(proto_bthome)) || len == 0)
+    if (len == 0)
         return 0;
     if (pinfo->src.type == AT_ETHER && pinfo->src.len == BTHOME_MAC_LEN)
         link_advertiser = (const uint8_t *)pinfo->src.data;     /* btle: AdvA */
@@ -92,6 +92,14 @@ void bthome_register_frame_search(dissector_handle_t v2, dissector_handle_t v1,
     handle_v2 = v2;
     handle_v1 = v1;
     handle_v1_encrypted = v1_encrypted;
-    /* no protocol: BTHome's own handles make the layers */
-    register_postdissector(register_dissector("bthome_frame_search", dissect_frame_search, -1));
+    /* A helper protocol "in name only": its handle makes no layer (BTHome's own handles
+     * do) and is enabled with BTHome, so it counts as an enabled postdissector. Wireshark
+     * calls postdissectors only when one of them does (have_postdissector): a handle
+     * without protocol would leave BTHome undecoded whenever snort, the one enabled by
+     * default, is disabled. */
+    int proto_frame_search = proto_register_protocol_in_name_only("BTHome frame search",
+        "BTHome frame search", "bthome.frame_search", proto_bthome, FT_PROTOCOL);
+
+    register_postdissector(register_dissector("bthome_frame_search", dissect_frame_search,
+                                              proto_frame_search));
 }

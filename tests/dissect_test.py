@@ -8,6 +8,7 @@ compare every bthome.* field and BTHome expert info with expected output in test
     dissect_test.py ... --spec captures/spec-examples.tsv   (also check the spec's values)
     dissect_test.py ... --keys captures/encrypted.keys      (bthome_keys rows, one -o each)
     dissect_test.py ... --keys F --keys-in-profile          (... written to the profile instead)
+    dissect_test.py ... --tshark-option=--disable-protocol=snort   (more tshark options)
 
 Values are read from PDML, normalised so the same expected file holds on every
 Wireshark version and hook (4.0 postdissector, 4.2+ service-data table): booleans as
@@ -170,6 +171,7 @@ def main():
     ap.add_argument("--info", help="expected Info column of each frame, from summary lines")
     ap.add_argument("--keys")
     ap.add_argument("--keys-in-profile", action="store_true")
+    ap.add_argument("--tshark-option", action="append", default=[])
     ap.add_argument("--update", action="store_true")
     args = ap.parse_args()
 
@@ -183,6 +185,7 @@ def main():
             options = []
         else:
             options = [arg for row in rows for arg in ("-o", "uat:bthome_keys:" + row)]
+        options += args.tshark_option
         actual = dissect(ws, args.capture, options)
         info = info_column(ws, args.capture, options) if args.info else []
     if args.update:

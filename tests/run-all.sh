@@ -6,7 +6,8 @@
 # Set BTHOME_SUITES="trixie forky" to choose the chroots.
 # On the host also Wireshark's own dissector checks (tests/ws_checks.sh) and, between the
 # Wireshark versions, the robustness stages (tests/robustness/run.sh: fuzzing,
-# mutation, valgrind, static analysis, per-device memory); BTHOME_ROBUSTNESS="fuzz static"
+# mutation, valgrind, static analysis, per-device memory, fuzzshark);
+# BTHOME_ROBUSTNESS="fuzz static"
 # chooses some, "none" skips them. Also on the host: the Debian package
 # (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root), the
 # schema validation of .github/workflows (tools/workflow-lint), and the plugin built
@@ -42,7 +43,7 @@ if [ "$windows" != 0 ]; then
     echo "=== Windows: tshark and the plugin built with MinGW-w64, run under Wine (host) ==="
     tests/windows_test.sh 2>&1 | tee -a "$log"
 fi
-robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices}
+robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices fuzzshark}
 if [ "$robustness" != none ]; then
     echo "=== Robustness stages (host) ==="
     # shellcheck disable=SC2086  # one stage name per word

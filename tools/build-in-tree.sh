@@ -4,8 +4,9 @@
 # Wireshark's doc/README.plugins describes a custom plugin: this checkout becomes
 # plugins/epan/bthome of the tree (a copy without build output and .git), configured
 # with -DCUSTOM_PLUGIN_SRC_DIR=plugins/epan/bthome. Builds tshark and the plugin only
-# (no GUI), with Wireshark's warnings as errors, ccache when it is on PATH, and
-# $BTHOME_WS_CMAKE_ARGS appended to the configure command (later -D options win).
+# (no GUI), with Wireshark's warnings as errors, ccache when it is on PATH,
+# $BTHOME_WS_CMAKE_ARGS appended to the configure command (later -D options win) and
+# $BTHOME_WS_TARGETS built too.
 # Installs nothing. Prints the built plugin's path last, e.g.
 # BUILD_DIR/run/plugins/4.0/epan/bthome.so (bthome.dll on Windows).
 #
@@ -45,7 +46,9 @@ fi
 extra=(${BTHOME_WS_CMAKE_ARGS:-})
 mkdir -p "$build"
 cmake -S "$ws" -B "$build" "${args[@]}" ${extra[@]+"${extra[@]}"} >&2
-cmake --build "$build" --target tshark bthome >&2
+# shellcheck disable=SC2206  # one target per word
+targets=(tshark bthome ${BTHOME_WS_TARGETS:-})
+cmake --build "$build" --target "${targets[@]}" >&2
 
 plugin=$(find "$build/run" -path '*/epan/*' \( -name bthome.so -o -name bthome.dll \) |
          head -n 1)

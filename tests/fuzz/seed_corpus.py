@@ -14,6 +14,9 @@ structures "len 16 <BTHome UUID> data" in it and writes one file per distinct in
                     payloads of each set's encrypted devices, in capture order
     CORPUS/adv/     address + service data position + frame (see fuzz_adv.c), the
                     address taken where the LL, HCI and extended HCI layouts put it
+    CORPUS/nordic_ble/  every frame of the nRF Sniffer captures (LINKTYPE 272), whole,
+    CORPUS/hci_h4/  and of the HCI H4 captures (LINKTYPE 201 without its direction, 187):
+                    fuzzshark's inputs for those targets (tests/fuzz/run-fuzzshark.sh)
 
     tests/fuzz/seed_corpus.py --captures captures --out build-fuzz/corpus
 """
@@ -28,22 +31,34 @@ FRAMES_PER_CAPTURE = 200    # the large sets repeat themselves: enough for varie
 MODES = {"v2": 0, "v2-plain": 1, "v1-encrypted": 2, "v1": 3, "text": 4}
 
 
+LINKTYPE_NORDIC_BLE = 272
+LINKTYPE_HCI_H4 = 187
+LINKTYPE_HCI_H4_WITH_PHDR = 201     # a 4-byte direction before the H4 packet
+
+
 def pcap_frames(blob):
+    """(link type, frame) of each packet."""
     endian = "<" if blob[:4] == b"\xd4\xc3\xb2\xa1" else ">"
+    linktype = struct.unpack_from(endian + "I", blob, 20)[0]
     pos = 24
     while pos + 16 <= len(blob):
         incl = struct.unpack_from(endian + "I", blob, pos + 8)[0]
-        yield blob[pos + 16:pos + 16 + incl]
+        yield linktype, blob[pos + 16:pos + 16 + incl]
         pos += 16 + incl
 
 
 def pcapng_frames(blob):
+    linktypes = []                              # by interface
     pos = 0
     while pos + 12 <= len(blob):
         block_type, length = struct.unpack_from("<II", blob, pos)
-        if block_type == 6:                     # enhanced packet block
+        if block_type == 1:                     # interface description block
+            linktypes.append(struct.unpack_from("<H", blob, pos + 8)[0])
+        elif block_type == 6:                   # enhanced packet block
+            interface, = struct.unpack_from("<I", blob, pos + 8)
             incl = struct.unpack_from("<I", blob, pos + 20)[0]
-            yield blob[pos + 28:pos + 28 + incl]
+            linktype = linktypes[interface] if interface < len(linktypes) else None
+            yield linktype, blob[pos + 28:pos + 28 + incl]
         pos += max(length, 12)
 
 
@@ -51,7 +66,7 @@ def btsnoop_frames(blob):
     pos = 16
     while pos + 24 <= len(blob):
         incl = struct.unpack_from(">I", blob, pos + 4)[0]
-        yield blob[pos + 24:pos + 24 + incl]
+        yield None, blob[pos + 24:pos + 24 + incl]
         pos += 24 + incl
 
 
@@ -112,7 +127,13 @@ def audit_record(data):
 
 def add_capture(corpus, path):
     audit = b""
-    for _, frame in zip(range(FRAMES_PER_CAPTURE), frames(path)):
+    for _, (linktype, frame) in zip(range(FRAMES_PER_CAPTURE), frames(path)):
+        if linktype == LINKTYPE_NORDIC_BLE:
+            corpus.add("nordic_ble", frame)
+        elif linktype == LINKTYPE_HCI_H4:
+            corpus.add("hci_h4", frame)
+        elif linktype == LINKTYPE_HCI_H4_WITH_PHDR:
+            corpus.add("hci_h4", frame[4:])
         for pos, uuid, data in service_data(frame):
             for seed in adv_seeds(frame, pos):
                 corpus.add("adv", seed)

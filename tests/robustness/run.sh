@@ -8,14 +8,17 @@
 #   valgrind   memcheck of tshark with the plugin over all the sample captures
 #   static     Wireshark's warnings as errors (gcc, clang), cppcheck, clang-tidy
 #   devices    per-device memory: 100,000 random addresses against 50 devices
+#   fuzzshark  Wireshark's fuzzshark with the plugin linked in, libFuzzer+ASan+UBSan, three
+#              targets (tests/fuzz/run-fuzzshark.sh), from the in-tree stage's build
 # usage: tests/robustness/run.sh [STAGE...]
 # Environment: BTHOME_FUZZ_SECONDS (20 per target), BTHOME_MUTATION_FILES (400),
-# BTHOME_MUTATION_SECONDS (90: no new tshark run after that), BTHOME_DEVICES (100000).
+# BTHOME_MUTATION_SECONDS (90: no new tshark run after that), BTHOME_DEVICES (100000),
+# BTHOME_FUZZSHARK_SECONDS (40 per target, two at a time).
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$src" || exit 1
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(fuzz mutation valgrind static devices)
+[ ${#stages[@]} -gt 0 ] || stages=(fuzz mutation valgrind static devices fuzzshark)
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -47,6 +50,7 @@ run_stage() {
         static) tests/robustness/static-analysis.sh ;;
         devices) plain_plugin && python3 tests/robustness/device_memory.py \
             --plugin build/bthome.so --devices "${BTHOME_DEVICES:-100000}" --max-bytes 1024 ;;
+        fuzzshark) tests/fuzz/run-fuzzshark.sh --seconds "${BTHOME_FUZZSHARK_SECONDS:-40}" ;;
         *) echo "unknown stage $1"; return 1 ;;
     esac
 }
