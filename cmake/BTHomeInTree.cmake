@@ -47,6 +47,8 @@ install_plugin(bthome epan)
 # which registers it (fuzzshark loads no plugins). The -coverage twin also records which
 # lines of plugin/ and core/ an input reaches (clang's source-based coverage).
 if(ENABLE_FUZZER)
+    set_source_files_properties(tests/fuzz/fuzzshark_bthome.c PROPERTIES
+        COMPILE_OPTIONS "${_bthome_werror}")
     foreach(_fuzzer fuzzshark-bthome fuzzshark-bthome-coverage)
         add_executable(${_fuzzer} EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/fuzz/fuzzshark.c
             tests/fuzz/fuzzshark_bthome.c ${CMAKE_CURRENT_BINARY_DIR}/plugin.c

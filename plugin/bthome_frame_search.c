@@ -95,8 +95,8 @@ void bthome_register_frame_search(dissector_handle_t v2, dissector_handle_t v1,
     /* A helper protocol "in name only": its handle makes no layer (BTHome's own handles
      * do) and is enabled with BTHome, so it counts as an enabled postdissector. Wireshark
      * calls postdissectors only when one of them does (have_postdissector): a handle
-     * without protocol would leave BTHome undecoded whenever snort, the one enabled by
-     * default, is disabled. */
+     * without protocol would leave BTHome undecoded when the others are disabled (snort,
+     * and MATE where its plugin is installed, are enabled by default). */
     int proto_frame_search = proto_register_protocol_in_name_only("BTHome frame search",
         "BTHome frame search", "bthome.frame_search", proto_bthome, FT_PROTOCOL);
 

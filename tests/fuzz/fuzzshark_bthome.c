@@ -3,77 +3,87 @@
  * without them), so the plugin is registered before main, as the plugin loader would
  * register it; Wireshark then calls its registration and handoff routines.
  *
- * fuzzshark calls its target (FUZZSHARK_TARGET) as a postdissector registered after
- * every other. On 4.0 BTHome's own hook is a postdissector too (the frame search),
- * which in a capture runs after the link layer has dissected the frame. Called so,
- * nordic_ble would run after it, and BTHome would never see its frames. The target
- * bthome_fuzz_nordic_ble runs them in a capture's order: nordic_ble, then the frame
- * search where there is one (4.2+ reaches BTHome through btcommon's UUID table).
- *
- * fuzzshark's tree is not visible, as in a summary run: Wireshark then builds only the
- * items someone looks at, and so does BTHome. The target bthome keeps that; the nRF
- * path shows its tree, as Wireshark's packet details or tshark -V do, so that every
- * item of BTHome's tree is built too. The HCI path (hci_h4 -> bthci_evt -> BTHome)
- * likewise, and a tap listener makes BTHome queue its readings, as for its statistics.
+ * fuzzshark hands each input to its target (FUZZSHARK_TARGET), a postdissector it
+ * registers after every other, with the tree not shown, as in a summary run. The target
+ * bthome is BTHome's dissector itself. For a link layer (bthome_fuzz_nordic_ble,
+ * bthome_fuzz_hci_h4) the input is a whole frame of that link type, dissected as in a
+ * capture: the harness registers a postdissector, before BTHome's handoff registers its
+ * own, that sets the record's encapsulation and calls the wtap_encap table's dissector
+ * for it as the frame dissector does, with the tree shown (tshark -V). On 4.0 BTHome's
+ * hook, the frame search, is that next postdissector, so it runs after the link layer,
+ * as in a capture; the target itself does nothing. A tap listener makes BTHome build
+ * its tap records, as for its statistics.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <wireshark.h>
 #include <epan/packet.h>
 #include <epan/proto.h>
+#include <epan/exceptions.h>
+#include <epan/show_exception.h>
 #include <epan/tap.h>
+#include <wiretap/wtap.h>
 
 void plugin_register(void);     /* plugin.c, which Wireshark's CMake writes */
 
-static dissector_handle_t nordic_ble, hci_h4;
+typedef struct {
+    const char *target;         /* FUZZSHARK_TARGET */
+    const char *filter;         /* its helper protocol's filter name */
+    const char *link;           /* the link layer's protocol */
+    int encap;                  /* and encapsulation */
+} link_target_t;
+
+static const link_target_t links[] = {
+    { "bthome_fuzz_nordic_ble", "bthome_fuzz.nordic_ble", "nordic_ble",
+      WTAP_ENCAP_NORDIC_BLE },
+    { "bthome_fuzz_hci_h4", "bthome_fuzz.hci_h4", "hci_h4", WTAP_ENCAP_BLUETOOTH_H4 },
+};
+static const link_target_t *fuzzed_link;
 static int bthome_tap_id;
 
-/* A frame as the link layer's dissector and then BTHome's frame search see it. */
-static int dissect_frame(dissector_handle_t link, tvbuff_t *tvb, packet_info *pinfo,
-                         proto_tree *tree)
+/* The frame as the frame dissector hands it to its link layer; an exception ends the
+ * link layer only, and the postdissectors still run. */
+static int dissect_link(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
 {
-    /* registered by BTHome's handoff, which may run after this harness's */
-    dissector_handle_t frame_search = find_dissector("bthome_frame_search");
-    gboolean was_visible = proto_tree_set_visible(tree, TRUE);
-    int taken = call_dissector(link, tvb, pinfo, tree);
+    dissector_handle_t link = dissector_get_uint_handle(find_dissector_table("wtap_encap"),
+                                                        (guint32)fuzzed_link->encap);
 
-    if (frame_search)
-        call_dissector_only(frame_search, tvb, pinfo, tree, NULL);
-    proto_tree_set_visible(tree, was_visible);
-    return taken;
+    proto_tree_set_visible(tree, TRUE);
+    pinfo->rec->rec_header.packet_header.pkt_encap = fuzzed_link->encap;
+    TRY {
+        call_dissector_with_data(link, tvb, pinfo, tree, pinfo->pseudo_header);
+    }
+    CATCH_BOUNDS_AND_DISSECTOR_ERRORS {
+        show_exception(tvb, pinfo, tree, EXCEPT_CODE, GET_MESSAGE);
+    }
+    ENDTRY;
+    return (int)tvb_captured_length(tvb);
 }
 
-static int dissect_nordic_ble_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                                    void *data _U_)
+static int dissect_nothing(tvbuff_t *tvb _U_, packet_info *pinfo _U_, proto_tree *tree _U_,
+                           void *data _U_)
 {
-    return dissect_frame(nordic_ble, tvb, pinfo, tree);
+    return 0;
 }
 
-static int dissect_hci_h4_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                                void *data _U_)
-{
-    return dissect_frame(hci_h4, tvb, pinfo, tree);
-}
-
-/* Each handle belongs to a helper of its link layer's protocol: enabled with it, no
- * layer of its own. */
-static void register_link(const char *name, const char *link, dissector_t dissect)
-{
-    char *filter = g_strconcat("bthome_fuzz.", link, NULL);
-    int proto = proto_register_protocol_in_name_only(name, name, filter,
-                                                     proto_get_id_by_filter_name(link),
-                                                     FT_PROTOCOL);
-
-    register_dissector(name, dissect, proto);
-}
-
+/* Each target's handle belongs to a helper of its link layer's protocol: enabled with
+ * it, no layer of its own. */
 static void register_harness(void)
 {
-    register_link("bthome_fuzz_nordic_ble", "nordic_ble", dissect_nordic_ble_frame);
-    register_link("bthome_fuzz_hci_h4", "hci_h4", dissect_hci_h4_frame);
+    const char *target = g_getenv("FUZZSHARK_TARGET");
+
+    for (size_t i = 0; i < G_N_ELEMENTS(links); i++) {
+        int proto = proto_register_protocol_in_name_only(links[i].target, links[i].target,
+            links[i].filter, proto_get_id_by_filter_name(links[i].link), FT_PROTOCOL);
+
+        register_dissector(links[i].target, dissect_nothing, proto);
+        if (target && strcmp(target, links[i].target) == 0) {
+            fuzzed_link = &links[i];
+            register_postdissector(create_dissector_handle(dissect_link, proto));
+        }
+    }
 }
 
-/* A tap listener, as a statistics window would have: BTHome then queues its readings. */
 static tap_packet_status count_adverts(void *data _U_, packet_info *pinfo _U_,
                                        epan_dissect_t *edt _U_, const void *advert _U_,
                                        tap_flags_t flags _U_)
@@ -83,12 +93,10 @@ static tap_packet_status count_adverts(void *data _U_, packet_info *pinfo _U_,
 
 static void handoff_harness(void)
 {
-    GString *error;
+    GString *error = register_tap_listener("bthome", &bthome_tap_id, NULL,
+                                           TL_REQUIRES_NOTHING, NULL, count_adverts, NULL,
+                                           NULL);
 
-    nordic_ble = find_dissector("nordic_ble");
-    hci_h4 = find_dissector("hci_h4");
-    error = register_tap_listener("bthome", &bthome_tap_id, NULL, TL_REQUIRES_NOTHING, NULL,
-                                  count_adverts, NULL, NULL);
     if (error)
         g_error("fuzzshark_bthome: %s", error->str);
 }

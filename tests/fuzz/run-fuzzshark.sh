@@ -19,7 +19,7 @@
 #
 #   tests/fuzz/run-fuzzshark.sh [--seconds N] [--corpus DIR] [TARGET...]
 #
-# N defaults to 40 per target, two targets at a time. Any crash, sanitizer report, leak,
+# N defaults to 40 per target, two targets at a time; 0 replays the regression inputs only. Any crash, sanitizer report, leak,
 # timeout or out-of-memory is a finding: its input is kept in
 # $BTHOME_FUZZSHARK_DIR/findings/<target>/ (default build-fuzzshark; fix it, then add it
 # to the regression inputs). Ends with one line,
@@ -31,36 +31,40 @@ seconds=40
 extra=()
 targets=()
 usage() { sed -n '19,26p' "$0"; exit "$1"; }
+summary() { echo "fuzzshark: ${#targets[@]} targets, $1 executions, $2 crashes"; }
+refuse() { echo "run-fuzzshark: $*" >&2; summary 0 1; exit 1; }
 while [ $# -gt 0 ]; do
     case $1 in
-        --seconds) seconds=${2:?}; shift 2 ;;
-        --corpus) extra+=("$(cd "${2:?}" && pwd)") || exit 1; shift 2 ;;
+        --seconds) seconds=${2:-}; shift 2 || shift ;;
+        --corpus) extra+=("$(CDPATH='' cd -- "${2:-}" && pwd)") ||
+                      refuse "no corpus folder ${2:-}"
+                  shift 2 ;;
         -h|--help) usage 0 ;;
         -*) usage 1 >&2 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
 [ ${#targets[@]} -gt 0 ] || targets=(bthome nordic_ble hci_h4)
+[[ $seconds =~ ^[0-9]+$ ]] || refuse "--seconds wants a number of seconds (0: replay only)"
 declare -A seeds_of=([bthome]=v2 [bthome_v1]=v1 [nordic_ble]=nordic_ble [hci_h4]=hci_h4)
 # what fuzzshark calls (FUZZSHARK_TARGET): the link layers through tests/fuzz/fuzzshark_bthome.c
 declare -A dissector_of=([bthome]=bthome [bthome_v1]=bthome_v1
                          [nordic_ble]=bthome_fuzz_nordic_ble [hci_h4]=bthome_fuzz_hci_h4)
 for t in "${targets[@]}"; do
-    [ -n "${seeds_of[$t]:-}" ] || { echo "run-fuzzshark: unknown target $t" >&2; exit 1; }
+    [ -n "${seeds_of[$t]:-}" ] || refuse "unknown target $t"
 done
-summary() { echo "fuzzshark: ${#targets[@]} targets, $1 executions, $2 crashes"; }
 
 plugin=$("$src/tests/in_tree_build.sh" | tail -n 1)
-[ -f "$plugin" ] || { echo "run-fuzzshark: the in-tree build failed"; summary 0 1; exit 1; }
+[ -f "$plugin" ] || refuse "the in-tree build failed"
 build=${plugin%/run/*}
 fuzzer=$build/run/fuzzshark-bthome
 tree=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")/plugins/epan/bthome
 
 # A fresh working corpus and findings each run; seeds, keys and a private HOME.
-rm -rf "$work/corpus" "$work/findings" "$work/coverage" "$work/logs"
+rm -rf "$work/seeds" "$work/corpus" "$work/findings" "$work/coverage" "$work/logs"
 mkdir -p "$work/logs" "$work/config" "$work/home" "$work/coverage"
 python3 "$src/tests/fuzz/seed_corpus.py" --captures "$src/captures" --out "$work/seeds" \
-    >"$work/logs/seeds.log" || { cat "$work/logs/seeds.log"; summary 0 1; exit 1; }
+    >"$work/logs/seeds.log" || { cat "$work/logs/seeds.log"; refuse "no seeds"; }
 # not the wildcard rows: a device without a key must stay possible
 grep -hv '^"\*"' "$src"/captures/*.keys >"$work/config/bthome_keys"
 export WIRESHARK_CONFIG_DIR=$work/config HOME=$work/home
@@ -81,7 +85,8 @@ replay() {       # TARGET: each regression input once; prints the number that fa
     local t=$1 failed=0 input
     for input in "$src/tests/fuzz/regressions/fuzzshark-$t"/*; do
         [ -f "$input" ] || continue
-        FUZZSHARK_TARGET=${dissector_of[$t]} "$fuzzer" "$input" >>"$work/logs/$t-regressions.log" 2>&1 ||
+        FUZZSHARK_TARGET=${dissector_of[$t]} timeout 120 "$fuzzer" -timeout=10 "$input" \
+            >>"$work/logs/$t-regressions.log" 2>&1 ||
             { failed=$((failed + 1)); echo "  regression input FAILED: $input" >&2; }
     done
     echo "$failed"
@@ -92,6 +97,11 @@ fuzz() {         # TARGET: one bounded campaign; prints "EXECUTIONS CRASHES" las
     mkdir -p "$findings" "$work/corpus/$t"
     local dirs; mapfile -t dirs < <(seed_dirs "$t")
     crashes=$(replay "$t")
+    if [ "$seconds" = 0 ]; then
+        echo "fuzzshark $t: regression inputs only, $crashes failed"
+        echo "0 $crashes"
+        return
+    fi
     FUZZSHARK_TARGET=${dissector_of[$t]} timeout $((seconds + 300)) "$fuzzer" -max_total_time="$seconds" \
         -timeout=10 -rss_limit_mb=2048 -max_len=1024 -detect_leaks=0 -print_final_stats=1 \
         -artifact_prefix="$findings" "$work/corpus/$t" "${dirs[@]}" >"$log" 2>&1
@@ -103,9 +113,10 @@ fuzz() {         # TARGET: one bounded campaign; prints "EXECUTIONS CRASHES" las
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     local corpus; corpus=$(find "$work/corpus/$t" -type f | wc -l)
     if [ "$crashes" = 0 ]; then
-        echo "fuzzshark $t: ${execs:-0} executions in $seconds s ($(( ${execs:-0} / (seconds > 0 ? seconds : 1) ))/s), $corpus new inputs, no finding"
+        echo "fuzzshark $t: ${execs:-0} executions in $seconds s ($(( ${execs:-0} / seconds ))/s), $corpus new inputs, no finding"
     else
-        echo "fuzzshark $t: $crashes FINDINGS after ${execs:-0} executions (exit $rc), inputs in $findings"
+        echo "fuzzshark $t: $crashes FINDINGS after ${execs:-0} executions (exit $rc), inputs in" \
+             "$findings (a leak found at the end keeps an empty one: see the log)"
         grep -E 'ERROR:|runtime error|SUMMARY|Test unit written' "$log" | head -n 8
         echo "  log: $log"
     fi
@@ -119,7 +130,7 @@ coverage() {     # which lines of plugin/ and core/ the inputs reach: the covera
         [ -d "$src/tests/fuzz/regressions/fuzzshark-$t" ] &&
             dirs+=("$src/tests/fuzz/regressions/fuzzshark-$t")
         FUZZSHARK_TARGET=${dissector_of[$t]} LLVM_PROFILE_FILE="$work/coverage/$t.profraw" \
-            "$fuzzer-coverage" -runs=0 "$work/corpus/$t" "${dirs[@]}" \
+            timeout 900 "$fuzzer-coverage" -runs=0 -timeout=10 "$work/corpus/$t" "${dirs[@]}" \
             >"$work/logs/$t-coverage.log" 2>&1
         llvm-profdata merge -sparse "$work/coverage/$t.profraw" \
             -o "$work/coverage/$t.profdata" || { status=1; continue; }
