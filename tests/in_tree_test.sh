@@ -5,8 +5,9 @@
 # workflow's Linux job runs), with clang and AddressSanitizer, UndefinedBehaviorSanitizer
 # and libFuzzer's instrumentation (tests/in_tree_build.sh: the build fuzzshark shares),
 # then the ctest suite's tshark tests (label "tshark": every capture's dissection,
-# statistics, keys, ...; not the profile's, label "profile-files") with that tree's
-# tshark and plugin, under the sanitizers: any
+# statistics, keys, ...; not the profile's, label "profile-files", nor the summary runs,
+# label "summary-runs": fuzzshark's target bthome runs BTHome without a tree under the
+# same sanitizers) with that tree's tshark and plugin, under the sanitizers: any
 # report ends tshark with an error, which fails its test. A build tree's tshark loads
 # the plugins of its own run/plugins folder, where build-in-tree.sh puts the plugin.
 # Prints "in-tree: N passed, M failed" last.
@@ -32,7 +33,7 @@ trap 'rm -rf "$tests" "$out"' EXIT
 # every wmem allocation its own block, so that ASan sees each; UBSan stops tshark.
 export ASAN_OPTIONS=detect_leaks=0 WIRESHARK_DEBUG_WMEM_OVERRIDE=simple
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-BTHOME_TSHARK=$build/run/tshark ctest --test-dir "$tests" -L tshark -LE profile-files \
+BTHOME_TSHARK=$build/run/tshark ctest --test-dir "$tests" -L tshark -LE 'profile-files|summary-runs' \
     --output-on-failure -j2 2>&1 |
     sed -E 's/^([0-9]+% tests passed)/in-tree ctest: \1/' | tee "$out"
 counts=$(sed -nE 's/^in-tree ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' "$out")

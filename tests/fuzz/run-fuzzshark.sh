@@ -130,7 +130,8 @@ coverage() {     # which lines of plugin/ and core/ the inputs reach: the covera
         [ -d "$src/tests/fuzz/regressions/fuzzshark-$t" ] &&
             dirs+=("$src/tests/fuzz/regressions/fuzzshark-$t")
         FUZZSHARK_TARGET=${dissector_of[$t]} LLVM_PROFILE_FILE="$work/coverage/$t.profraw" \
-            timeout 900 "$fuzzer-coverage" -runs=0 -timeout=10 "$work/corpus/$t" "${dirs[@]}" \
+            timeout 900 "$fuzzer-coverage" -runs=0 -timeout=10 -detect_leaks=0 \
+            "$work/corpus/$t" "${dirs[@]}" \
             >"$work/logs/$t-coverage.log" 2>&1
         llvm-profdata merge -sparse "$work/coverage/$t.profraw" \
             -o "$work/coverage/$t.profdata" || { status=1; continue; }
