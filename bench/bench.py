@@ -59,7 +59,7 @@ PATCHES = []  # --patch: applied to the snapshot before building
 
 
 def copy_tree(dest):
-    """A snapshot of the source tree without build output (as tests/run-in-chroot.sh),
+    """A snapshot of the source tree without build output (as tests/stages/chroot-suite.sh),
     with the --patch files applied (to time a change before making it)."""
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
@@ -92,7 +92,7 @@ def open_up(path):
 
 
 # ---------------------------------------------------------------------------------------
-# Wireshark versions: the host's tshark, or one in a cached chroot (tests/chroot.sh)
+# Wireshark versions: the host's tshark, or one in a cached chroot (tools/chroot.sh)
 
 
 class Target:
@@ -100,7 +100,7 @@ class Target:
         self.version = version
         self.suite = CHROOTS.get(version)
         if self.suite:
-            self.root = Path(run_checked([str(SRC / "tests" / "chroot.sh"), self.suite])
+            self.root = Path(run_checked([str(SRC / "tools" / "chroot.sh"), self.suite])
                              .stdout.strip().splitlines()[-1])
             # one folder per scratch dir, so that two benches never share a build
             self.inner = Path("/bthome-bench") / scratch.name   # as tshark sees it
@@ -177,7 +177,7 @@ class Target:
         tshark = list(prefix) + ["tshark"] + list(args)
         if self.root:
             # /proc in a private mount namespace (valgrind needs it; another session's
-            # tests/run-in-chroot.sh may unmount the shared one at any time); unshare,
+            # tests/stages/chroot-suite.sh may unmount the shared one at any time); unshare,
             # sh, chroot and env all exec, so tshark keeps the pid we wait for.
             chroot = ["chroot", f"--userspec={NOBODY}:{NOBODY}", str(self.root),
                       "/usr/bin/env", "-i"] + env + tshark

@@ -2,7 +2,7 @@
 # bthome-keys' man page from its --help, by help2man:
 #   cmake -DTOOL=tools/bthome-keys -DVERSION=0.1.0 -DOUT=bthome-keys.1 -P cmake/BTHomeKeysMan.cmake
 # Used by the Debian package (cmake/debian/install-doc.cmake.in) and by
-# tests/package_test.sh, which makes it again to check the packaged page is this one. The
+# tests/stages/package.sh, which makes it again to check the packaged page is this one. The
 # page's date is the one of the newest entry of cmake/debian/changelog.in.
 foreach(var TOOL VERSION OUT)
     if(NOT DEFINED ${var})

@@ -16,7 +16,7 @@
 # Include it after bthome_install_plugin(); it can also be injected into an unchanged
 # tree with -DCMAKE_PROJECT_INCLUDE=<this file> (it then waits for the end of the
 # configuration). Needs dpkg-dev (dpkg-shlibdeps) and help2man when packaging; lintian
-# finds no error or warning in the package (tests/package_test.sh checks it).
+# finds no error or warning in the package (tests/stages/package.sh checks it).
 include_guard(GLOBAL)
 
 set(BTHOME_PACKAGE_NAME "wireshark-plugin-bthome" CACHE STRING "Debian package name")

@@ -11,7 +11,7 @@
 #   require in every configure), nothing optional. SpeexDSP, required from 4.5 on for a
 #   GUI or sharkd, which build-in-tree.sh turns off, is here too: a tag that still asks
 #   for it configures all the same;
-#   --sanitizers adds what tests/in_tree_build.sh adds to that: clang with its ASan,
+#   --sanitizers adds what tools/build-sanitizer-tree.sh adds to that: clang with its ASan,
 #   UBSan and libFuzzer runtimes, and LLVM's coverage tools (llvm-profdata, llvm-cov);
 #   --windows adds what --in-tree adds and the MinGW-w64 cross toolchain, Debian's
 #   Windows builds of libgcrypt and zlib, meson and Wine (tools/build-windows.sh, the

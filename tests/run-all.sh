@@ -4,16 +4,16 @@
 # then the same suite built and run inside cached chroots with Wireshark 4.4 (Debian
 # trixie) and 4.6 (Debian forky). A chroot that cannot be made fails the run.
 # Set BTHOME_SUITES="trixie forky" to choose the chroots.
-# On the host also Wireshark's own dissector checks (tests/ws_checks.sh) and, between the
+# On the host also Wireshark's own dissector checks (tests/stages/wireshark-checks.sh) and, between the
 # Wireshark versions, the robustness stages (tests/robustness/run.sh: fuzzing,
 # mutation, valgrind, static analysis, per-device memory, fuzzshark);
 # BTHOME_ROBUSTNESS="fuzz static"
 # chooses some, "none" skips them. Also on the host: the Debian package
-# (tests/package_test.sh: cpack, then apt install into a clean Debian 12 root), the
+# (tests/stages/package.sh: cpack, then apt install into a clean Debian 12 root), the
 # schema validation of .github/workflows (tools/workflow-lint), and the plugin built
-# inside Wireshark's source tree with that tree's tshark (tests/in_tree_test.sh;
+# inside Wireshark's source tree with that tree's tshark (tests/stages/in-tree.sh;
 # BTHOME_IN_TREE=0 skips it), and the Windows stage: tshark and the plugin cross-built
-# for Windows with MinGW-w64 and the tshark tests run under Wine (tests/windows_test.sh;
+# for Windows with MinGW-w64 and the tshark tests run under Wine (tests/stages/windows.sh;
 # BTHOME_WINDOWS=0 skips it). The GUI check is its own command
 # (tools/gui-screenshots.sh --check), see docs/user-guide.md.
 set -uo pipefail
@@ -30,18 +30,18 @@ echo "=== Wireshark $host_version (host) ==="
   cmake --build build -j2 >/dev/null &&
   ctest --test-dir build --output-on-failure -j2; } 2>&1 | tee -a "$log"
 echo "=== Wireshark's dissector checks (host, scripts from Wireshark's source package) ==="
-tests/ws_checks.sh 2>&1 | tee -a "$log"
+tests/stages/wireshark-checks.sh 2>&1 | tee -a "$log"
 echo "=== Workflow files (host): schema validation (tools/workflow-lint) ==="
 tools/workflow-lint/check.sh 2>&1 | tee -a "$log"
 in_tree=${BTHOME_IN_TREE:-1}
 if [ "$in_tree" != 0 ]; then
     echo "=== The plugin built in Wireshark's source tree, with its tshark (host) ==="
-    tests/in_tree_test.sh 2>&1 | tee -a "$log"
+    tests/stages/in-tree.sh 2>&1 | tee -a "$log"
 fi
 windows=${BTHOME_WINDOWS:-1}
 if [ "$windows" != 0 ]; then
     echo "=== Windows: tshark and the plugin built with MinGW-w64, run under Wine (host) ==="
-    tests/windows_test.sh 2>&1 | tee -a "$log"
+    tests/stages/windows.sh 2>&1 | tee -a "$log"
 fi
 robustness=${BTHOME_ROBUSTNESS:-fuzz mutation valgrind static devices fuzzshark}
 if [ "$robustness" != none ]; then
@@ -50,10 +50,10 @@ if [ "$robustness" != none ]; then
     tests/robustness/run.sh $robustness 2>&1 | tee -a "$log"
 fi
 echo "=== Debian package (host): cpack, then apt install in a clean bookworm root ==="
-$sudo tests/package_test.sh 2>&1 | tee -a "$log"
+$sudo tests/stages/package.sh 2>&1 | tee -a "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || echo "*** Debian package: test FAILED ***" | tee -a "$log"
 for suite in ${BTHOME_SUITES:-trixie forky}; do
-    $sudo tests/run-in-chroot.sh "$suite" 2>&1 | tee -a "$log"
+    $sudo tests/stages/chroot-suite.sh "$suite" 2>&1 | tee -a "$log"
     [ "${PIPESTATUS[0]}" = 0 ] || echo "*** $suite: build or tests FAILED ***" | tee -a "$log"
 done
 

@@ -34,8 +34,8 @@ flock 9
 
 "$src/cmake/install-deps.sh" --windows >&2
 build=$(mkdir -p "$build" && cd "$build" && pwd)
-# shellcheck source=tests/ws_source.sh
-. "$src/tests/ws_source.sh"
+# shellcheck source=tools/ws-source.sh
+. "$src/tools/ws-source.sh"
 
 # The files that tell CMake and meson about the cross compiler and the prefix.
 toolchain=$cache/toolchain.cmake

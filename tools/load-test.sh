@@ -6,7 +6,7 @@
 #      epan folder of the personal plugin folder, in a temporary HOME / APPDATA), the
 #      plugin is listed by `tshark -G plugins` from there, the version folder is named as
 #      docs/install.md says (X.Y, X-Y on macOS) and tshark says nothing about it;
-#   2. the demo capture decodes to tests/expected/bthome-demo.txt (tests/dissect_test.py,
+#   2. the demo capture decodes to tests/tshark/expected/bthome-demo.txt (tests/tshark/dissect_test.py,
 #      the suite's own dissection test).
 # Prints "load-test: N passed, M failed" last; exit status 1 on any failure.
 #
@@ -105,8 +105,8 @@ rm -f "$folder/epan/$file"
 cp "$plugin" "$tmp/$file"
 tshark_native=$tshark
 command -v cygpath >/dev/null && tshark_native=$(cygpath -m "$tshark")
-check "captures/bthome-demo.pcapng decodes as tests/expected/bthome-demo.txt" \
-    env BTHOME_TSHARK="$tshark_native" "$python" "$src/tests/dissect_test.py" --plugin "$tmp/$file" \
+check "captures/bthome-demo.pcapng decodes as tests/tshark/expected/bthome-demo.txt" \
+    env BTHOME_TSHARK="$tshark_native" "$python" "$src/tests/tshark/dissect_test.py" --plugin "$tmp/$file" \
         --capture "$src/captures/bthome-demo.pcapng" \
-        --expected "$src/tests/expected/bthome-demo.txt"
+        --expected "$src/tests/tshark/expected/bthome-demo.txt"
 finish

@@ -6,10 +6,10 @@ The profile goes into the temporary config dir's profiles/ folder and every run 
 `-C BTHome`, as a user would. Checked:
   - columns: Device (name and MAC) and RSSI hold what the captures' generator
     (captures/make_captures.py) put into each advert, on every link type of the interop set
-    and on the demo capture; Info is the set's expected Info column (tests/expected);
+    and on the demo capture; Info is the set's expected Info column (tests/tshark/expected);
   - colouring rules (tshark --color, frame.coloring_rule.name: the first rule that
     matches, as in the packet list) and filter buttons (-Y) match exactly the frames
-    tests/expected/profile-filters.txt lists;
+    tests/tshark/expected/profile-filters.txt lists;
   - the Problems button is every warning and error expert info of docs/fields.md, and the
     profile names only fields that docs/fields.md documents;
   - the I/O graphs are well-formed rows of Wireshark's io_graphs table (the GUI reads it,
@@ -18,7 +18,7 @@ The profile goes into the temporary config dir's profiles/ folder and every run 
     filter-button rows there.
 
     profile_test.py --plugin bthome.so --core libbthomecore.so --profile profile/BTHome \
-        --captures captures --expected tests/expected/profile-filters.txt \
+        --captures captures --expected tests/tshark/expected/profile-filters.txt \
         --fields-doc docs/fields.md
 """
 import argparse
@@ -29,7 +29,7 @@ import re
 import shutil
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from wsrun import IsolatedTshark, key_options  # noqa: E402
 
 PROFILE = "BTHome"

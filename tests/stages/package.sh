@@ -6,8 +6,8 @@
 # bthome-keys there imports keys tshark then decrypts with, and that removing the package
 # removes the plugin and bthome-keys.
 #
-# usage: tests/package_test.sh [BUILD_DIR]      (default build-package; needs root)
-#        BTHOME_DEB=file.deb tests/package_test.sh   checks that .deb instead of the new one
+# usage: tests/stages/package.sh [BUILD_DIR]      (default build-package; needs root)
+#        BTHOME_DEB=file.deb tests/stages/package.sh   checks that .deb instead of the new one
 # The clean root is debootstrap's minbase of bookworm, made once and cached in
 # $BTHOME_CHROOT_CACHE/bookworm-clean (default /var/cache/bthome-chroots); each run works
 # on a throw-away overlay (or copy) of it, so the cached root stays clean. Downloaded .debs
@@ -133,7 +133,7 @@ fi
 mount --bind "$archives" "$root/var/cache/apt/archives" && mounts+=("$root/var/cache/apt/archives")
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 cp "$deb" "$root/tmp/"
-cp captures/bthome-demo.pcapng captures/encrypted-ll.pcap tests/data/keys-import/keys.txt \
+cp captures/bthome-demo.pcapng captures/encrypted-ll.pcap tests/tshark/data/keys-import/keys.txt \
     "$root/tmp/"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by tests/ws_checks.sh, tests/in_tree_test.sh and tools/build-windows.sh:
+# Sourced by tests/stages/wireshark-checks.sh, tests/stages/in-tree.sh and tools/build-windows.sh:
 # Wireshark's Debian source package, the newest one the archive serves (forky 4.6,
 # trixie 4.4, bookworm 4.0, tried in that order), fetched with a private apt state and
 # unpacked whole into $BTHOME_WS_SRC_CACHE/wireshark-<suite> (default

@@ -3,7 +3,7 @@
 """Dissection test: run the real tshark with the freshly built plugin on a capture and
 compare every bthome.* field and BTHome expert info with expected output in tests/.
 
-    dissect_test.py --plugin bthome.so --capture captures/X.pcap --expected tests/expected/X.txt
+    dissect_test.py --plugin bthome.so --capture captures/X.pcap --expected tests/tshark/expected/X.txt
     dissect_test.py ... --update          (rewrite the expected file; review it before committing)
     dissect_test.py ... --spec captures/spec-examples.tsv   (also check the spec's values)
     dissect_test.py ... --keys captures/encrypted.keys      (bthome_keys rows, one -o each)
@@ -23,7 +23,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from wsrun import IsolatedTshark  # noqa: E402
 
 BOOLEANS = {"True": "1", "False": "0", "true": "1", "false": "0"}

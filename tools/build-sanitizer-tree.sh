@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The one Wireshark build the in-tree stage (tests/in_tree_test.sh) and fuzzshark
-# (tests/fuzz/run-fuzzshark.sh) share: the Wireshark source package of tests/ws_source.sh,
+# The one Wireshark build the in-tree stage (tests/stages/in-tree.sh) and fuzzshark
+# (tests/fuzz/run-fuzzshark.sh) share: the Wireshark source package of tools/ws-source.sh,
 # this checkout built in it as plugins/epan/bthome by tools/build-in-tree.sh (what the
 # release workflow's Linux job runs), here with clang and Wireshark's own options for
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer (ENABLE_ASAN, ENABLE_UBSAN,
@@ -19,8 +19,8 @@ fail() { echo "in-tree build: $*" >&2; exit 1; }
 
 { "$src/cmake/install-deps.sh" --in-tree && "$src/cmake/install-deps.sh" --sanitizers; } >&2 ||
     fail "cannot install the build dependencies"
-# shellcheck source=tests/ws_source.sh
-. "$src/tests/ws_source.sh"
+# shellcheck source=tools/ws-source.sh
+. "$src/tools/ws-source.sh"
 ws=$(ws_source_fetch) || fail "no Wireshark source package could be fetched"
 version=$(sed -E 's/^wireshark_(.*)\.orig\.tar\..*$/\1/' "$ws/.ready")
 build=$cache/$version-sanitizers

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""What only Windows does, with a Windows tshark.exe under Wine (tests/windows_test.sh):
+"""What only Windows does, with a Windows tshark.exe under Wine (tests/stages/windows.sh):
 keys and the BTHome profile in the personal folder %APPDATA%\\Wireshark, with the plugin
 in its plugins\\X.Y\\epan; a capture named by a Windows path with spaces; a keys file
 with CRLF line ends; keys given with -o on the command line. Every dissection is
@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from dissect_test import dissect  # noqa: E402
 from wsrun import Checks, IsolatedTshark, key_options, tshark_version  # noqa: E402
 

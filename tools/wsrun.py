@@ -8,11 +8,11 @@ installed copy of the plugin can't be loaded instead). Wireshark ignores
 WIRESHARK_PLUGIN_DIR for root (it would load plugins from a folder other users may
 write), so as root tshark runs as nobody through setpriv.
 
-    tests/wsrun.py PLUGIN.so [tshark arguments...]
+    tools/wsrun.py PLUGIN.so [tshark arguments...]
 
-The tshark is the one on PATH, or $BTHOME_TSHARK (tests/in_tree_test.sh runs the suite
+The tshark is the one on PATH, or $BTHOME_TSHARK (tests/stages/in-tree.sh runs the suite
 with the tshark of a Wireshark build tree, tools/load-test.sh with an official Wireshark
-on Linux, macOS or Windows; tests/windows_test.sh with a tshark.exe, which runs under
+on Linux, macOS or Windows; tests/stages/windows.sh with a tshark.exe, which runs under
 Wine, in the Wine prefix of $WINEPREFIX). Wireshark on Windows ignores
 WIRESHARK_PLUGIN_DIR and loads the plugins beside its program (wsutil/filesystem.c), so
 under Wine the plugin is the one in the build's run/plugins/X.Y/epan, and on Windows a

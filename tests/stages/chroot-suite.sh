@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build the plugin and run the whole ctest suite against another Wireshark release,
-# inside a cached Debian chroot (tests/chroot.sh) with that release's headers and tshark.
-# usage: tests/run-in-chroot.sh SUITE      (trixie = 4.4, forky = 4.6)
+# inside a cached Debian chroot (tools/chroot.sh) with that release's headers and tshark.
+# usage: tests/stages/chroot-suite.sh SUITE      (trixie = 4.4, forky = 4.6)
 set -euo pipefail
 suite=${1:?usage: run-in-chroot.sh SUITE}
 src=$(cd "$(dirname "$0")/.." && pwd)
-root=$("$src/tests/chroot.sh" "$suite")
+root=$("$src/tools/chroot.sh" "$suite")
 
 # A fresh copy of the tree (without build output) so the chroot builds what is here now.
 rm -rf "$root/src"

@@ -8,14 +8,14 @@
 # check_col_apis.py where the source package has them.
 #
 # The scripts come from Wireshark's Debian source package, the newest the archive serves
-# (fetched and cached by tests/ws_source.sh, shared with tests/in_tree_test.sh).
+# (fetched and cached by tools/ws-source.sh, shared with tests/stages/in-tree.sh).
 # Prints "wireshark-checks: passed" or "wireshark-checks: FAILED" last.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "wireshark-checks: FAILED ($*)"; exit 1; }
 
-# shellcheck source=tests/ws_source.sh
-. "$src/tests/ws_source.sh"
+# shellcheck source=tools/ws-source.sh
+. "$src/tools/ws-source.sh"
 ws=$(ws_source_fetch) || fail "no Wireshark source package could be fetched"
 echo "ws_checks: scripts from $(cat "$ws/.ready")"
 

@@ -3,7 +3,7 @@
 # The in-tree build, tested: this checkout built as plugins/epan/bthome of Wireshark's
 # source tree by Wireshark's own CMake (tools/build-in-tree.sh, what the release
 # workflow's Linux job runs), with clang and AddressSanitizer, UndefinedBehaviorSanitizer
-# and libFuzzer's instrumentation (tests/in_tree_build.sh: the build fuzzshark shares),
+# and libFuzzer's instrumentation (tools/build-sanitizer-tree.sh: the build fuzzshark shares),
 # then the ctest suite's tshark tests (label "tshark": every capture's dissection,
 # statistics, keys, ...; not the profile's, label "profile-files", nor the summary runs,
 # label "summary-runs": fuzzshark's target bthome runs BTHome without a tree under the
@@ -15,7 +15,7 @@ set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "in-tree: 0 passed, 1 failed ($*)"; exit 1; }
 
-plugin=$("$src/tests/in_tree_build.sh" | tail -n 1)
+plugin=$("$src/tools/build-sanitizer-tree.sh" | tail -n 1)
 [ -f "$plugin" ] || fail "the in-tree build failed"
 build=${plugin%/run/*}
 echo "in-tree: built $plugin"

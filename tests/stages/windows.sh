@@ -5,7 +5,7 @@
 # Wine. First the ctest suite's tshark tests (label "tshark": every capture against the
 # same expected output as on Linux, statistics, keys, locale, ...; the profile's files
 # and the summary runs, labels "profile-files" and "summary-runs", are left to Linux)
-# with tshark.exe and bthome.dll, then tests/windows_test.py: what only Windows does
+# with tshark.exe and bthome.dll, then tests/tshark/windows_test.py: what only Windows does
 # (%APPDATA% with the keys and the profile, Windows paths with spaces, CRLF keys files,
 # -o keys).
 #
@@ -18,8 +18,8 @@ export BTHOME_WINDOWS_CACHE=${BTHOME_WINDOWS_CACHE:-/var/cache/bthome-windows}
 cache=$BTHOME_WINDOWS_CACHE
 fail() { echo "windows: 0 passed, 1 failed ($*)"; exit 1; }
 
-# shellcheck source=tests/ws_source.sh
-. "$src/tests/ws_source.sh"
+# shellcheck source=tools/ws-source.sh
+. "$src/tools/ws-source.sh"
 ws=$(debian_source_fetch bookworm wireshark "$ws_source_cache") ||
     fail "no Wireshark 4.0 source package could be fetched"
 version=$(sed -E 's/^wireshark_(.*)\.orig\.tar\..*$/\1/' "$ws/.ready")
@@ -54,7 +54,7 @@ grep -q "^TShark (Wireshark) $version " <<<"$started" ||
 # The suite's tests, configured afresh for this checkout with that plugin and tshark.exe.
 tests=$(mktemp -d)
 out=$(mktemp)
-export BTHOME_WINE_RERUNS=$tests/wine-reruns     # see tests/wsrun.py
+export BTHOME_WINE_RERUNS=$tests/wine-reruns     # see tools/wsrun.py
 trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
 { cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
   cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
@@ -71,7 +71,7 @@ read -r failed total <<<"$counts"
 [ "$total" -gt 0 ] || fail "no tshark tests found"
 passed=$((total - failed))
 
-if python3 "$src/tests/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
+if python3 "$src/tests/tshark/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
 then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if [ -s "$BTHOME_WINE_RERUNS" ]; then
     echo "windows: $(wc -l <"$BTHOME_WINE_RERUNS") tshark.exe runs ended with an error and" \

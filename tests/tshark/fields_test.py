@@ -3,14 +3,14 @@
 """The plugin's filter fields (name and type, from `tshark -G fields`) must be exactly
 the checked-in list: they are the public interface, named as docs/fields.md says.
 
-    fields_test.py --plugin bthome.so --expected tests/expected/fields.txt [--update]
+    fields_test.py --plugin bthome.so --expected tests/tshark/expected/fields.txt [--update]
 """
 import argparse
 import difflib
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from wsrun import bthome_glossary  # noqa: E402
 
 
