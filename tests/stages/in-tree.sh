@@ -10,13 +10,12 @@
 # same sanitizers) with that tree's tshark and plugin, under the sanitizers: any
 # report ends tshark with an error, which fails its test. A build tree's tshark loads
 # the plugins of its own run/plugins folder, where build-in-tree.sh puts the plugin.
-# Prints "in-tree: N passed, M failed" last.
 set -uo pipefail
-src=$(cd "$(dirname "$0")/.." && pwd)
-fail() { echo "in-tree: 0 passed, 1 failed ($*)"; exit 1; }
+# shellcheck source=tests/stages/lib/contract.sh
+. "$(dirname "$0")/lib/contract.sh"
 
 plugin=$("$src/tools/build-sanitizer-tree.sh" | tail -n 1)
-[ -f "$plugin" ] || fail "the in-tree build failed"
+[ -f "$plugin" ] || die "the in-tree build failed"
 build=${plugin%/run/*}
 echo "in-tree: built $plugin"
 
@@ -27,18 +26,12 @@ out=$(mktemp)
 trap 'rm -rf "$tests" "$out"' EXIT
 { cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
   cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
-    { cat "$out"; fail "cannot configure the tests"; }
-# ctest's closing line renamed, so tests/run-all.sh does not count it as a Wireshark version.
+    { cat "$out"; die "cannot configure the tests"; }
 # Leaks are the fuzzshark and valgrind stages' (tshark frees not everything at its exit);
 # every wmem allocation its own block, so that ASan sees each; UBSan stops tshark.
 export ASAN_OPTIONS=detect_leaks=0 WIRESHARK_DEBUG_WMEM_OVERRIDE=simple
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-BTHOME_TSHARK=$build/run/tshark ctest --test-dir "$tests" -L tshark -LE 'profile-files|summary-runs' \
-    --output-on-failure -j2 2>&1 |
-    sed -E 's/^([0-9]+% tests passed)/in-tree ctest: \1/' | tee "$out"
-counts=$(sed -nE 's/^in-tree ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' "$out")
-[ -n "$counts" ] || fail "the tests did not run"
-read -r failed total <<<"$counts"
-[ "$total" -gt 0 ] || fail "no tshark tests found"
-echo "in-tree: $((total - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+BTHOME_TSHARK=$build/run/tshark ctest --test-dir "$tests" -L tshark -LE 'profile-files|summary-runs|link-variants' \
+    --output-on-failure -j2 2>&1 | tee "$out"
+add_ctest_counts "$out"
+finish

@@ -13,24 +13,18 @@
 # on a throw-away overlay (or copy) of it, so the cached root stays clean. Downloaded .debs
 # are kept in $BTHOME_CHROOT_CACHE/bookworm-apt-archives between runs.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-src=$PWD
+# shellcheck source=tests/stages/lib/contract.sh
+. "$(dirname "$0")/lib/contract.sh"
+need_root "$@"
+cd "$src"
 build=${1:-build-package}
 cache=${BTHOME_CHROOT_CACHE:-/var/cache/bthome-chroots}
 mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 clean="$cache/bookworm-clean"
 archives="$cache/bookworm-apt-archives"
-passed=0
-failed=0
 
-die() { printf '\n*** package_test: %s ***\n\n' "$*" >&2; echo "package: $passed passed, $((failed + 1)) failed"; exit 1; }
 ok() { echo "  ok   $*"; passed=$((passed + 1)); }
-check() {   # check "what" command...
-    local what=$1; shift
-    if "$@"; then ok "$what"; else echo "  FAIL $what"; failed=$((failed + 1)); fi
-}
 
-[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot)"
 for tool in cpack dpkg-deb dpkg-shlibdeps debootstrap lintian help2man; do
     command -v "$tool" >/dev/null || die "$tool is missing (cmake/install-deps.sh --tests)"
 done
@@ -180,5 +174,4 @@ check "apt remove takes the plugin away" \
 check "apt remove takes bthome-keys away" test ! -e "$root/usr/bin/bthome-keys"
 check "apt remove takes the profile away" test ! -e "$root${profile_dir#.}"
 
-echo "package: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

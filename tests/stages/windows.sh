@@ -11,27 +11,26 @@
 #
 # Cached in $BTHOME_WINDOWS_CACHE (default /var/cache/bthome-windows): the cross-built
 # libraries, the build tree and the Wine prefix the tests run in (never ~/.wine).
-# Prints "windows: N passed, M failed" last.
 set -uo pipefail
-src=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/stages/lib/contract.sh
+. "$(dirname "$0")/lib/contract.sh"
 export BTHOME_WINDOWS_CACHE=${BTHOME_WINDOWS_CACHE:-/var/cache/bthome-windows}
 cache=$BTHOME_WINDOWS_CACHE
-fail() { echo "windows: 0 passed, 1 failed ($*)"; exit 1; }
 
 # shellcheck source=tools/ws-source.sh
 . "$src/tools/ws-source.sh"
 ws=$(debian_source_fetch bookworm wireshark "$ws_source_cache") ||
-    fail "no Wireshark 4.0 source package could be fetched"
+    die "no Wireshark 4.0 source package could be fetched"
 version=$(sed -E 's/^wireshark_(.*)\.orig\.tar\..*$/\1/' "$ws/.ready")
 build=$cache/build-$version
-mkdir -p "$cache" || fail "cannot make $cache"
+mkdir -p "$cache" || die "cannot make $cache"
 log=$cache/build-windows-$version.log
 echo "windows: Wireshark $version for Windows x64 (MinGW-w64), build in $build"
 plugin=$(CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
          "$src/tools/build-windows.sh" "$ws" "$build" 2>"$log" | tail -n 1)
 if [ ! -f "$plugin" ]; then
     tail -n 40 "$log"
-    fail "the Windows build failed, see $log"
+    die "the Windows build failed, see $log"
 fi
 tshark=$build/run/tshark.exe
 echo "windows: built $plugin"
@@ -44,12 +43,12 @@ export WINEPREFIX=$cache/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 unset DISPLAY
 mkdir -p "$WINEPREFIX"
 wineserver -k >/dev/null 2>&1; wineserver -w     # a server left by another run (ours)
-wineserver -p || fail "cannot start the Wine server"
+wineserver -p || die "cannot start the Wine server"
 trap 'wineserver --kill >/dev/null 2>&1' EXIT
-wineboot --init >/dev/null 2>&1 || fail "cannot make the Wine prefix $WINEPREFIX"
+wineboot --init >/dev/null 2>&1 || die "cannot make the Wine prefix $WINEPREFIX"
 started=$(wine "$tshark" --version 2>/dev/null)
 grep -q "^TShark (Wireshark) $version " <<<"$started" ||
-    fail "tshark.exe does not start under Wine"
+    die "tshark.exe does not start under Wine"
 
 # The suite's tests, configured afresh for this checkout with that plugin and tshark.exe.
 tests=$(mktemp -d)
@@ -58,25 +57,15 @@ export BTHOME_WINE_RERUNS=$tests/wine-reruns     # see tools/wsrun.py
 trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
 { cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
   cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
-    { cat "$out"; fail "cannot configure the tests"; }
-# ctest's closing line renamed, so tests/run-all.sh does not count it as a Wireshark
-# version.
-BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark -LE 'profile-files|summary-runs' \
-    --output-on-failure -j2 2>&1 |
-    sed -E 's/^([0-9]+% tests passed)/windows ctest: \1/' | tee "$out"
-counts=$(sed -nE 's/^windows ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' \
-         "$out")
-[ -n "$counts" ] || fail "the tests did not run"
-read -r failed total <<<"$counts"
-[ "$total" -gt 0 ] || fail "no tshark tests found"
-passed=$((total - failed))
-
-if python3 "$src/tests/tshark/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
-then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    { cat "$out"; die "cannot configure the tests"; }
+BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark -LE 'profile-files|summary-runs|link-variants' \
+    --output-on-failure -j2 2>&1 | tee "$out"
+add_ctest_counts "$out"
+check "what only Windows does (tests/tshark/windows_test.py)" \
+    python3 "$src/tests/tshark/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
 if [ -s "$BTHOME_WINE_RERUNS" ]; then
     echo "windows: $(wc -l <"$BTHOME_WINE_RERUNS") tshark.exe runs ended with an error and" \
          "no message under Wine, and were run again:"
     cat "$BTHOME_WINE_RERUNS"
 fi
-echo "windows: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -9,15 +9,15 @@
 #
 # The scripts come from Wireshark's Debian source package, the newest the archive serves
 # (fetched and cached by tools/ws-source.sh, shared with tests/stages/in-tree.sh).
-# Prints "wireshark-checks: passed" or "wireshark-checks: FAILED" last.
+# Each script is one test; one missing from the source package is skipped.
 set -uo pipefail
-src=$(cd "$(dirname "$0")/.." && pwd)
-fail() { echo "wireshark-checks: FAILED ($*)"; exit 1; }
+# shellcheck source=tests/stages/lib/contract.sh
+. "$(dirname "$0")/lib/contract.sh"
 
 # shellcheck source=tools/ws-source.sh
 . "$src/tools/ws-source.sh"
-ws=$(ws_source_fetch) || fail "no Wireshark source package could be fetched"
-echo "ws_checks: scripts from $(cat "$ws/.ready")"
+ws=$(ws_source_fetch) || die "no Wireshark source package could be fetched"
+echo "wireshark-checks: scripts from $(cat "$ws/.ready")"
 
 # The scripts run from a source tree and look for dissectors in epan/dissectors.
 work=$(mktemp -d)
@@ -27,58 +27,58 @@ cp -r "$ws/tools" "$work/" && mkdir -p "$work/epan/dissectors" &&
     cp "$ws/epan/tfs.c" "$ws/epan/value_string.c" "$work/epan/" &&
     cp "$src"/plugin/*.[ch] "$work/epan/dissectors/" &&
     mkdir -p "$work/core" && cp "$src"/core/*.[ch] "$work/core/" ||
-    fail "cannot set up the checks' tree"
-cd "$work" || fail "no work tree"
+    die "cannot set up the checks' tree"
+cd "$work" || die "no work tree"
 files=$(cd epan/dissectors && ls ./*.c | sed 's|^\./||')
-findings=0
-run() {     # NAME command...: a finding is a non-zero exit or a line the filter keeps
-    local name=$1 out; shift
-    out=$("$@" 2>&1); local rc=$?
-    local bad
+headers=$(cd epan/dissectors && ls ./*.h)
+core_files=$(cd core && ls ./*.c ./*.h)
+run() {     # NAME DIR command...: a finding is a non-zero exit or a line the filter keeps
+    local name=$1 dir=$2 out rc bad; shift 2
+    out=$(cd "$dir" && "$@" 2>&1); rc=$?
     bad=$(echo "$out" | grep -vE '^(Examining:|[0-9]+ warnings?( found)?|No files to check\.|((epan/dissectors|plugins/epan/bthome)/[^ ]*\.c *)+)$' \
           | grep -vE "${allowed:-^$}" | grep -E '[A-Za-z]' )
     if [ $rc -ne 0 ] || [ -n "$bad" ]; then
-        echo "--- $name: findings"; echo "$out"; findings=$((findings + 1)); return 1
+        echo "--- $name: findings"; echo "$out"; failed=$((failed + 1))
     else
-        echo "ws_checks: $name: clean"
+        echo "  ok   $name"; passed=$((passed + 1))
     fi
 }
 # shellcheck disable=SC2086  # one file per word
-(cd epan/dissectors && run checkAPIs.pl perl ../../tools/checkAPIs.pl \
-    --group dissectors-prohibited --group dissectors-restricted $files ./*.h) || findings=$((findings + 1))
+run checkAPIs.pl epan/dissectors perl ../../tools/checkAPIs.pl \
+    --group dissectors-prohibited --group dissectors-restricted $files $headers
 # The core builds without Wireshark: it includes gcrypt.h itself (wsutil/wsgcrypt.h only
 # wraps it for Wireshark's build; 4.0's script asks for it, newer ones no longer do).
-(cd core && allowed='includes gcrypt\.h directly\. Include wsutil/wsgcrypt\.h instead' \
-    run "checkAPIs.pl (core)" perl ../tools/checkAPIs.pl \
-    --group dissectors-prohibited --group dissectors-restricted ./*.c ./*.h) || findings=$((findings + 1))
 # shellcheck disable=SC2086
-(cd epan/dissectors && run checkhf.pl perl ../../tools/checkhf.pl $files) || findings=$((findings + 1))
+allowed='includes gcrypt\.h directly\. Include wsutil/wsgcrypt\.h instead' \
+    run "checkAPIs.pl (core)" core perl ../tools/checkAPIs.pl \
+    --group dissectors-prohibited --group dissectors-restricted $core_files
 # shellcheck disable=SC2086
-(cd epan/dissectors && run checkfiltername.pl perl ../../tools/checkfiltername.pl $files) ||
-    findings=$((findings + 1))
+run checkhf.pl epan/dissectors perl ../../tools/checkhf.pl $files
+# shellcheck disable=SC2086
+run checkfiltername.pl epan/dissectors perl ../../tools/checkfiltername.pl $files
 file_args=()
 for f in $files; do file_args+=(--file "$f"); done
-run check_typed_item_calls.py python3 tools/check_typed_item_calls.py --consecutive --label \
-    --mask "${file_args[@]}" || true
+run check_typed_item_calls.py . python3 tools/check_typed_item_calls.py --consecutive --label \
+    --mask "${file_args[@]}"
 # check_tfs.py asks dissectors to use libwireshark's shared true/false strings, but not
 # plugins, which cannot take the address of its data on Windows (dllimport); it tells a
 # plugin by its path (plugins/epan/...) only for the files a git change names, so it
 # reads the plugin's files as a change of a Wireshark tree's plugins/epan/bthome.
 mkdir -p plugins/epan/bthome && cp epan/dissectors/*.[ch] plugins/epan/bthome/ &&
-    git init -q . && git add plugins || fail "cannot stage the plugin for check_tfs.py"
+    git init -q . && git add plugins || die "cannot stage the plugin for check_tfs.py"
 # It must have read the plugin's files: "No files to check." would pass silently.
 if [[ $(python3 tools/check_tfs.py --open 2>&1) == *plugins/epan/bthome/packet-bthome.c* ]]
 then
-    run check_tfs.py python3 tools/check_tfs.py --open || true
+    run check_tfs.py . python3 tools/check_tfs.py --open
 else
-    echo "--- check_tfs.py: did not read plugins/epan/bthome"; findings=$((findings + 1))
+    echo "--- check_tfs.py: did not read plugins/epan/bthome"; failed=$((failed + 1))
 fi
 for script in check_val_to_str.py check_col_apis.py; do
     if [ -f "tools/$script" ]; then
-        run "$script" python3 "tools/$script" "${file_args[@]}" || true
+        run "$script" . python3 "tools/$script" "${file_args[@]}"
     else
-        echo "ws_checks: $script: not in this source package"
+        echo "  skip $script: not in this source package"; skipped=$((skipped + 1))
     fi
 done
-[ "$findings" = 0 ] || fail "$findings check(s) with findings"
-echo "wireshark-checks: passed ($(echo $files | wc -w) plugin files, $(ls core/*.c | wc -l) core files)"
+echo "wireshark-checks: $(echo "$files" | wc -w) plugin files, $(ls core/*.c | wc -l) core files checked"
+finish

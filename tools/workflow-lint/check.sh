@@ -4,19 +4,21 @@
 # validator pinned in package-lock.json here (@action-validator/cli: the schema, plus
 # the jobs that needs: names and the globs of paths: filters). npm ci installs it into
 # node_modules beside this script, from npm's cache when it has it.
-# Ends with "workflow-lint: passed" or "workflow-lint: FAILED", which tests/run-all.sh
-# counts; exit status 1 on a file that does not validate.
+# Each file is one test; ends with "workflow-lint: N passed, M failed" (the stage
+# tests/stages/workflow-lint.sh), exit status 1 on a file that does not validate.
 # usage: tools/workflow-lint/check.sh [WORKFLOW.yml...]   (default: all of .github/workflows)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."                     # the validator resolves paths: globs from the root
 
 if ! command -v npm >/dev/null; then
-    echo "workflow-lint: FAILED (no npm; cmake/install-deps.sh --tests installs it)"
+    echo "workflow-lint: no npm (cmake/install-deps.sh --tests installs it)"
+    echo "workflow-lint: 0 passed, 1 failed"
     exit 1
 fi
 if ! npm ci --prefix "$here" --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null; then
-    echo "workflow-lint: FAILED (npm ci in tools/workflow-lint)"
+    echo "workflow-lint: npm ci in tools/workflow-lint failed"
+    echo "workflow-lint: 0 passed, 1 failed"
     exit 1
 fi
 
@@ -33,12 +35,6 @@ for f in "${files[@]}"; do
         bad=$((bad + 1))
     fi
 done
-if [ "$checked" -eq 0 ]; then
-    echo "workflow-lint: FAILED (no workflow files)"
-    exit 1
-fi
-if [ "$bad" -gt 0 ]; then
-    echo "workflow-lint: FAILED ($bad of $checked workflow files)"
-    exit 1
-fi
-echo "workflow-lint: passed ($checked of $checked workflow files)"
+[ "$checked" -gt 0 ] || { echo "workflow-lint: no workflow files"; bad=1; }
+echo "workflow-lint: $((checked - bad)) passed, $bad failed"
+[ "$bad" = 0 ]

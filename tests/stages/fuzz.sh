@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# libFuzzer on the core's five targets (tests/fuzz: v2, v1, crypto, audit, adv) with ASan
+# and UBSan, each target's regression inputs first, then BTHOME_FUZZ_SECONDS (20) of
+# fuzzing per target, two at a time (tests/fuzz/run-fuzz.sh). A target is one test.
+set -uo pipefail
+# shellcheck source=tests/stages/lib/contract.sh
+. "$(dirname "$0")/lib/contract.sh"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"$src/tests/fuzz/run-fuzz.sh" --seconds "${BTHOME_FUZZ_SECONDS:-20}" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+passed=$(grep -cE '^fuzz [a-z0-9]+: .*no finding$' "$log")
+failed=$(grep -cE '^fuzz [a-z0-9]+: .*(FINDING|FAILED)' "$log")
+[ "$status" = 0 ] || [ "$failed" -gt 0 ] || die "run-fuzz.sh failed (exit $status)"
+finish

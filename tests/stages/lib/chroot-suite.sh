@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The stage of one Debian suite (tests/stages/trixie.sh, forky.sh): the plugin built and
+# the ctest suite run inside a cached chroot of that suite (tools/chroot.sh), with its
+# Wireshark's development files and tshark; but for what only the host's suite runs
+# (labels link-variants and source-only, tests/CMakeLists.txt).
+# usage: tests/stages/lib/chroot-suite.sh SUITE      (trixie = 4.4, forky = 4.6)
+set -uo pipefail
+stage=${1:?usage: chroot-suite.sh SUITE}
+# shellcheck source=tests/stages/lib/contract.sh
+. "$(dirname "$0")/contract.sh"
+need_root "$@"
+root=$("$src/tools/chroot.sh" "$stage") || die "no $stage chroot"
+
+# A fresh copy of the tree (without build output) so the chroot builds what is here now.
+rm -rf "$root/src"
+mkdir -p "$root/src"
+tar -C "$src" --exclude=./build --exclude='./build-*' --exclude=./.git -cf - . |
+    tar -C "$root/src" -xf - || die "cannot copy the tree into $root"
+
+log=$(mktemp)
+cleanup() { umount "$root/proc" 2>/dev/null; rm -f "$log"; }
+trap cleanup EXIT
+mountpoint -q "$root/proc" || mount -t proc proc "$root/proc" || die "cannot mount /proc"
+
+version=$(chroot "$root" tshark --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1)
+echo "$stage: Wireshark $version (chroot $root)"
+chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 sh -c '
+    set -e
+    rm -rf /tmp/build   # tar keeps the source times: an older build could look up to date
+    cmake -S /src -B /tmp/build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/tmp/cmake.log \
+        || { cat /tmp/cmake.log; exit 1; }
+    cmake --build /tmp/build -j2 >/tmp/build.log 2>&1 || { cat /tmp/build.log; exit 1; }
+    ctest --test-dir /tmp/build -LE "link-variants|source-only" --output-on-failure -j2' 2>&1 | tee "$log"
+add_ctest_counts "$log"
+finish

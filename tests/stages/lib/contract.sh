@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by every stage (tests/stages/<name>.sh): the contract they share. A stage runs
+# alone from any folder, installs and builds what it needs (or reuses what another stage
+# left: the caches name theirs), prints "<name>: N passed, M failed" (", K skipped" may
+# follow) as its last line, and exits 0 only when M is 0. tests/run-all.sh reads nothing
+# else of its output.
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+stage=${stage:-$(basename "$0" .sh)}
+passed=0 failed=0 skipped=0
+
+# check WHAT COMMAND...: one named test.
+check() {
+    local what=$1; shift
+    if "$@"; then echo "  ok   $what"; passed=$((passed + 1))
+    else echo "  FAIL $what"; failed=$((failed + 1)); fi
+}
+
+# The closing line, and the exit status that goes with it.
+finish() {
+    local tail=""
+    [ "$skipped" = 0 ] || tail=", $skipped skipped"
+    echo "$stage: $passed passed, $failed failed$tail"
+    [ "$failed" = 0 ]
+    exit
+}
+
+# What stops the stage, counted as one failure.
+die() {
+    echo "$stage: $*"
+    failed=$((failed + 1))
+    finish
+}
+
+# Root, for debootstrap and chroot: as another user, the stage runs itself again by sudo.
+need_root() {
+    [ "$(id -u)" = 0 ] || exec sudo "$0" "$@"
+}
+
+# ctest's closing line in LOG ("100% tests passed, 0 tests failed out of 158") added to
+# the counts; no such line, or no test, is a failure.
+add_ctest_counts() {
+    local counts nfailed total
+    counts=$(sed -nE 's/^[0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' \
+             "$1" | tail -n 1)
+    read -r nfailed total <<<"${counts:-0 0}"
+    if [ "$total" = 0 ]; then
+        echo "$stage: ctest ran no test"; failed=$((failed + 1)); return 1
+    fi
+    passed=$((passed + total - nfailed)); failed=$((failed + nfailed))
+}
+
+# The plugin built against the installed Wireshark, in build/ (the host stage's build,
+# which the valgrind and devices stages load).
+host_plugin() {
+    cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=ON \
+        >/dev/null && cmake --build "$src/build" -j2 --target bthome >/dev/null
+}
+
+# What every stage can count on (a no-op once installed).
+"$src/cmake/install-deps.sh" --tests || die "cannot install the test dependencies"
