@@ -168,11 +168,13 @@ build_once c-ares c-ares build_cmake -DCARES_SHARED=ON -DCARES_STATIC=OFF \
 # The one program configure would run (ConfigureChecks.cmake: a C99 snprintf) cannot
 # run here: MinGW-w64's stdio, which Wireshark's -D_POSIX selects, is C99. Wireshark's
 # own code warns under MinGW-w64 (ENABLE_WERROR off); the plugin's warnings stay errors
-# (BTHOME_WERROR).
+# (BTHOME_WERROR). Built at -O1 without debug information: a test build, quicker to
+# compile than Wireshark's default (RelWithDebInfo).
 say "building tshark and the plugin in $build (log: $build/build.log)"
 plugin=$(MSYSTEM=MINGW64 BTHOME_WS_CMAKE_ARGS="-DCMAKE_TOOLCHAIN_FILE=$toolchain \
     -DLEMON_C_COMPILER=$src/tools/windows/host-cc -DHAVE_C99_VSNPRINTF=1 \
-    -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON -DENABLE_PCAP=ON ${BTHOME_WS_CMAKE_ARGS:-}" \
+    -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON -DENABLE_PCAP=ON -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS_RELEASE=-O1 -DCMAKE_CXX_FLAGS_RELEASE=-O1 ${BTHOME_WS_CMAKE_ARGS:-}" \
     "$src/tools/build-in-tree.sh" "$ws" "$build" 2>"$build/build.log" | tail -n 1) || {
     tail -n 40 "$build/build.log" >&2; say "the Wireshark build failed"; exit 1; }
 if grep -E 'warning:' "$build/build.log" | grep -F 'plugins/epan/bthome' >&2; then

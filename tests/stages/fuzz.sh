@@ -6,11 +6,6 @@
 set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/lib/contract.sh"
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-"$src/tests/fuzz/run-fuzz.sh" --seconds "${BTHOME_FUZZ_SECONDS:-20}" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-passed=$(grep -cE '^fuzz [a-z0-9]+: .*no finding$' "$log")
-failed=$(grep -cE '^fuzz [a-z0-9]+: .*(FINDING|FAILED)' "$log")
-[ "$status" = 0 ] || [ "$failed" -gt 0 ] || die "run-fuzz.sh failed (exit $status)"
+count_lines '^fuzz [a-z0-9]+: .*no finding$' '^fuzz [a-z0-9]+: .*(FINDING|FAILED)' \
+    "$src/tests/fuzz/run-fuzz.sh" --seconds "${BTHOME_FUZZ_SECONDS:-20}"
 finish

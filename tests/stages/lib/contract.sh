@@ -50,6 +50,23 @@ add_ctest_counts() {
     passed=$((passed + total - nfailed)); failed=$((failed + nfailed))
 }
 
+# count_lines PASS_RE FAIL_RE COMMAND...: runs COMMAND, its output shown; each line it
+# prints that matches PASS_RE is a test passed, FAIL_RE one failed. An exit status other
+# than 0 without a failed line counts as one failure.
+count_lines() {
+    local pass_re=$1 fail_re=$2 log status bad
+    shift 2
+    log=$(mktemp)
+    "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    bad=$(grep -cE "$fail_re" "$log")
+    passed=$((passed + $(grep -cE "$pass_re" "$log"))); failed=$((failed + bad))
+    rm -f "$log"
+    if [ "$status" != 0 ] && [ "$bad" = 0 ]; then
+        echo "$stage: $(basename "$1") ended with exit status $status"; failed=$((failed + 1))
+    fi
+}
+
 # The plugin built against the installed Wireshark, in build/ (the host stage's build,
 # which the valgrind and devices stages load).
 host_plugin() {
