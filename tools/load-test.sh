@@ -60,14 +60,8 @@ while [ $# -gt 2 ]; do
 done
 plugin=${1:?$usage}
 tshark=${2:?$usage}
-passed=0; failed=0
-check() {   # check WHAT COMMAND...: one named check
-    local what=$1; shift
-    if "$@"; then echo "  ok   $what"; passed=$((passed + 1))
-    else echo "  FAIL $what"; failed=$((failed + 1)); fi
-}
-# shellcheck disable=SC2317  # called through check
-not() { ! "$@"; }
+# shellcheck source=tools/checks.sh
+. "$src/tools/checks.sh"
 finish() { echo "load-test: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
 
 python=python3
