@@ -146,4 +146,7 @@ check "whenever the build jobs ran, not when cancelled" \
     grep -qF 'if: ${{ !cancelled() }}' "$wf"
 check "the last step fails when a build failed or a file is missing" \
     grep -qF "if: needs.build.result != 'success' || steps.notes.outputs.status != '0'" "$wf"
+# shellcheck disable=SC2016  # the workflow's text
+check "the build jobs are named as release-notes.py reads them" \
+    grep -qF 'name: Wireshark ${{ matrix.wireshark }}, ${{ matrix.platform.os }} ${{ matrix.platform.arch }}' "$wf"
 finish release-job
