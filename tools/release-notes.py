@@ -10,7 +10,8 @@ SHA256SUMS, lists the files to attach (one a line, SHA256SUMS last) and writes t
 release notes: which file is for whom, and each Wireshark series x platform whose file
 is missing, with a link to its job (or to the run when the job is not in the list).
 
-    release-notes.py --dist DIST --jobs JOBS --run-url URL --notes NOTES --files FILES
+    release-notes.py --dist DIST --jobs JOBS --run-url URL --notes NOTES --files FILES \
+                     [--docs-url URL]     (docs/install.md at this commit, for the link)
 
 JOBS: the run's jobs as the GitHub API lists them (GET .../actions/runs/ID/attempts/N/jobs,
 the whole answer or one {"name", "conclusion", "html_url"} object a line, as
@@ -83,7 +84,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for opt in ("--dist", "--jobs", "--run-url", "--notes", "--files"):
         ap.add_argument(opt, required=True)
+    ap.add_argument("--docs-url")
     args = ap.parse_args()
+    docs = f"[docs/install.md]({args.docs_url})" if args.docs_url else "docs/install.md"
 
     try:
         jobs = read_jobs(args.jobs)
@@ -139,7 +142,7 @@ def main():
 
     notes = [
         "The plugin built for each supported Wireshark series, on Windows, macOS and Linux. "
-        "Which file to take and where it goes: docs/install.md. Each plugin file loaded "
+        f"Which file to take and where it goes: {docs}. Each plugin file loaded "
         "into the official Wireshark of its series on its platform (the distribution's "
         "package on Linux) before it was attached; SHA256SUMS lists the SHA-256 of every "
         "file.",

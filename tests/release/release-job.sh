@@ -84,7 +84,8 @@ release() {
     : >"$STUB_LOG"; : >"$GITHUB_OUTPUT"
     (
         cd "$ws" || exit 1
-        export GH_TOKEN=x GH_REPO=o/r GITHUB_RUN_ID=77 RUN_URL=$run_url STUB_JOBS=$ws/jobs TAG=v$version
+        export GH_TOKEN=x GH_REPO=o/r GITHUB_RUN_ID=77 RUN_URL=$run_url STUB_JOBS=$ws/jobs \
+            TAG=v$version DOCS_URL=https://github.test/o/r/blob/abc/docs/install.md
         bash -e <(step "Release notes and SHA256SUMS") || exit 10
         bash -e <(step "Create or update the release") || exit 20
         # The step's if: needs.build.result != 'success' || steps.notes.outputs.status != '0'
@@ -110,6 +111,8 @@ check "gh release create gets exactly those files and the notes" \
     grep -qxF "gh release create v$version $(tr '\n' ' ' <"$ws/files.txt")--verify-tag --title v$version --notes-file notes.md" "$STUB_LOG"
 check "the notes name the missing file with its job's link" \
     grep -qF "Wireshark 4.6, macOS arm64: not built or not loaded, see [its job]($run_url/job/1011) (failure)" "$ws/notes.md"
+check "the notes link docs/install.md" \
+    grep -qF "[docs/install.md](https://github.test/o/r/blob/abc/docs/install.md)" "$ws/notes.md"
 check "... and nothing else as missing" test "$(grep -c '^- ' "$ws/notes.md")" = 1
 check "SHA256SUMS holds the 13 files and checks" \
     bash -c "cd '$ws/dist' && test \$(wc -l <SHA256SUMS) = 13 && sha256sum --check --quiet SHA256SUMS"
