@@ -67,7 +67,8 @@ bad=0
 while read -r dep compat; do
     system "$dep" && continue
     name=$(basename "$dep")
-    have=$(otool -L "$frameworks/$name" 2>/dev/null |
+    # 4.6's app is universal: its libraries hold two slices, this Mac's is the one linked.
+    have=$(otool -arch "$(uname -m)" -L "$frameworks/$name" 2>/dev/null |
            sed -nE '2s/.*compatibility version ([0-9.]+).*/\1/p')
     if [ "${dep#@}" = "$dep" ] || [ -z "$have" ]; then
         echo "macos-link-app: $dep is not a library of Wireshark.app" >&2; bad=1

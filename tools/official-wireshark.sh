@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The official Wireshark X.Y.Z for this machine, from Wireshark's download site, into DIR
-# (never into the system's Wireshark): on macOS the disk image for this Mac's
-# architecture ("Arm 64" or "Intel 64"), mounted read-only at DIR/mnt; on Windows the
-# x64 installer, run silently into DIR/Wireshark. Prints the path of that Wireshark's
-# tshark last. The release workflow loads its builds into it (tools/load-test.sh) and
-# links the macOS build against the libraries inside Wireshark.app
-# (tools/macos-link-app.sh).
+# (never into the system's Wireshark): on macOS the disk image, mounted read-only at
+# DIR/mnt; on Windows the x64 installer, run silently into DIR/Wireshark. Prints the path
+# of that Wireshark's tshark last. The release workflow loads its builds into it
+# (tools/load-test.sh) and links the macOS build against the libraries inside
+# Wireshark.app (tools/macos-link-app.sh).
+#
+# The macOS disk image: since 4.6 Wireshark ships one universal image per release,
+# "Wireshark X.Y.Z.dmg" (the 4.6.0 release notes; installers in public repositories
+# fetch osx/all-versions/Wireshark%204.6.8.dmg); before, one per architecture,
+# "Wireshark X.Y.Z Arm 64.dmg" / "Intel 64.dmg" (Homebrew's cask Casks/w/wireshark.rb,
+# at 4.4: url ".../osx/all-versions/Wireshark%20#{version}%20#{arch}%2064.dmg"). The
+# universal name is tried first, then this Mac's architecture.
 #
 # usage: tools/official-wireshark.sh X.Y.Z DIR
 # WS_DOWNLOAD_BASE replaces the site (default https://2.na.dl.wireshark.org).
+# For the dry run on Linux (tests/release): WS_OFFICIAL_OS (macos, windows) and
+# WS_OFFICIAL_ARCH (arm64, x86_64) stand in for uname, and WS_DOWNLOAD_ONLY=1 stops after
+# the download and prints the downloaded file.
 set -euo pipefail
 usage="usage: tools/official-wireshark.sh X.Y.Z DIR"
 version=${1:?$usage}
@@ -28,15 +37,20 @@ fetch() {   # fetch FILE URL...: the first URL that answers
     return 1
 }
 
-case $(uname -s) in
-    Darwin)
-        case $(uname -m) in
+os=${WS_OFFICIAL_OS:-$(uname -s)}
+arch=${WS_OFFICIAL_ARCH:-$(uname -m)}
+done_if_download_only() { [ "${WS_DOWNLOAD_ONLY:-}" != 1 ] || { echo "$1"; exit 0; }; }
+case $os in
+    Darwin | macos)
+        case $arch in
             arm64) arch="Arm%2064" ;;
             x86_64) arch="Intel%2064" ;;
-            *) echo "official-wireshark: no Wireshark for $(uname -m)" >&2; exit 1 ;;
+            *) echo "official-wireshark: no Wireshark for $arch" >&2; exit 1 ;;
         esac
         dmg=$dir/Wireshark-$version.dmg
-        [ -f "$dmg" ] || fetch "$dmg" "$base/osx/all-versions/Wireshark%20$version%20$arch.dmg"
+        [ -f "$dmg" ] || fetch "$dmg" "$base/osx/all-versions/Wireshark%20$version.dmg" \
+            "$base/osx/all-versions/Wireshark%20$version%20$arch.dmg"
+        done_if_download_only "$dmg"
         mkdir -p "$dir/mnt"
         # A licence shown on attach waits for an answer: yes gives it (and dies of
         # SIGPIPE, which pipefail must not count).
@@ -44,11 +58,12 @@ case $(uname -s) in
             -mountpoint "$dir/mnt" "$dmg" >/dev/null
         tshark=$dir/mnt/Wireshark.app/Contents/MacOS/tshark
         ;;
-    MINGW* | MSYS* | CYGWIN*)
+    MINGW* | MSYS* | CYGWIN* | windows)
         exe=$dir/Wireshark-$version-x64.exe
         # The installer's name changed over the years; both spellings are tried.
         [ -f "$exe" ] || fetch "$exe" "$base/win64/all-versions/Wireshark-$version-x64.exe" \
             "$base/win64/all-versions/Wireshark-win64-$version.exe"
+        done_if_download_only "$exe"
         # NSIS: /S silent, /D= the folder (last, unquoted); Git's bash must not turn
         # the switches into paths.
         MSYS2_ARG_CONV_EXCL='*' "$exe" /S "/D=$(cygpath -w "$dir/Wireshark")"

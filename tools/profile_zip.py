@@ -3,9 +3,11 @@
 """Zip a configuration profile folder the way Wireshark exports one and imports it
 (Edit > Configuration Profiles > Import > from zip file, Wireshark 3.6 and later): a
 folder named after the profile holding its files. Byte-identical output from run to run
-(sorted entries, fixed times and permissions).
+(sorted entries, fixed times and permissions). --stored leaves the files uncompressed:
+the same bytes whichever zlib the Python has (the release workflow makes its zips on
+three systems and publishes one of them, tools/release-extras.sh).
 
-    tools/profile_zip.py profile/BTHome build/BTHome-profile.zip
+    tools/profile_zip.py [--stored] profile/BTHome build/BTHome-profile.zip
 """
 import os
 import sys
@@ -22,17 +24,22 @@ def entry(name, mode):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    method = zipfile.ZIP_DEFLATED
+    if args[:1] == ["--stored"]:
+        method = zipfile.ZIP_STORED
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    source, out = sys.argv[1:]
+    source, out = args
     name = os.path.basename(os.path.normpath(source))
     files = sorted(f for f in os.listdir(source) if os.path.isfile(os.path.join(source, f)))
     tmp = out + ".tmp"
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+    with zipfile.ZipFile(tmp, "w", method) as z:
         z.writestr(entry(f"{name}/", 0o40755), b"")
         for f in files:
             with open(os.path.join(source, f), "rb") as data:
-                z.writestr(entry(f"{name}/{f}", 0o100644), data.read(), zipfile.ZIP_DEFLATED)
+                z.writestr(entry(f"{name}/{f}", 0o100644), data.read(), method)
     os.replace(tmp, out)
 
 
