@@ -1,8 +1,8 @@
 /* The BTHome v2 object table: the single source of truth for the format.
  *
  * One row per object ID. The rows drive the parser and value text (core/bthome_core.c),
- * the display-filter fields (tools/gen_object_fields.c writes them into
- * plugin/packet-bthome-objects.c), the capture generator (captures/make_captures.py
+ * the display-filter fields (tools/gen_object_fields.c writes them as
+ * plugin/packet-bthome-object-fields.c), the capture generator (captures/make_captures.py
  * parses this file) and the field reference in the docs. Adding an object ID is adding a
  * row here and its spec example, then the steps of docs/design.md ("Adding an object ID").
  *

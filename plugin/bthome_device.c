@@ -9,7 +9,7 @@
 #include <epan/proto_data.h>
 
 #include "bthome_adv.h"
-#include "packet-bthome.h"
+#include "bthome_device.h"
 
 struct bthome_device {
     uint64_t address;           /* the MAC as a number: the map's key */
@@ -19,9 +19,11 @@ struct bthome_device {
 };
 
 static wmem_map_t *devices;     /* emptied with the file scope */
+static int proto_bthome = -1;   /* whose frame data holds the findings */
 
-void bthome_register_devices(void)
+void bthome_register_devices(int proto)
 {
+    proto_bthome = proto;
     devices = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_int64_hash,
                                      g_int64_equal);
 }

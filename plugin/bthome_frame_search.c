@@ -13,9 +13,10 @@
 #include <epan/dissectors/packet-bluetooth.h>
 
 #include "bthome_adv.h"
+#include "bthome_frame_search.h"
 #include "bthome_v1.h"
-#include "packet-bthome.h"
 
+static dissector_handle_t frame_search_handle;
 static dissector_handle_t handle_v2, handle_v1, handle_v1_encrypted;
 
 static dissector_handle_t handle_of(unsigned uuid)
@@ -86,20 +87,27 @@ static int dissect_frame_search(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
     return found ? (int)len : 0;
 }
 
-void bthome_register_frame_search(dissector_handle_t v2, dissector_handle_t v1,
-                                  dissector_handle_t v1_encrypted)
+void bthome_register_frame_search(int proto)
 {
-    handle_v2 = v2;
-    handle_v1 = v1;
-    handle_v1_encrypted = v1_encrypted;
     /* A helper protocol "in name only": its handle makes no layer (BTHome's own handles
      * do) and is enabled with BTHome, so it counts as an enabled postdissector. Wireshark
      * calls postdissectors only when one of them does (have_postdissector): a handle
      * without protocol would leave BTHome undecoded when the others are disabled (snort,
      * and MATE where its plugin is installed, are enabled by default). */
     int proto_frame_search = proto_register_protocol_in_name_only("BTHome frame search",
-        "BTHome frame search", "bthome.frame_search", proto_bthome, FT_PROTOCOL);
+        "BTHome frame search", "bthome.frame_search", proto, FT_PROTOCOL);
 
-    register_postdissector(register_dissector("bthome_frame_search", dissect_frame_search,
-                                              proto_frame_search));
+    frame_search_handle = register_dissector("bthome_frame_search", dissect_frame_search,
+                                             proto_frame_search);
+}
+
+void bthome_handoff_frame_search(dissector_handle_t v2, dissector_handle_t v1,
+                                 dissector_handle_t v1_encrypted)
+{
+    handle_v2 = v2;
+    handle_v1 = v1;
+    handle_v1_encrypted = v1_encrypted;
+    /* postdissectors run in the order added: those other protocols add in their
+     * registration (fuzzshark's link-layer harness) run first, as the link layer would */
+    register_postdissector(frame_search_handle);
 }

@@ -5,9 +5,10 @@
  * This file registers the protocol and hooks it to btcommon's service data, and dissects
  * one service data: header, encryption, device and audit findings. The format itself
  * (objects, crypto, audit rules) is the Wireshark-free core in core/; the objects' tree
- * is packet-bthome-objects.c, per-device state bthome_device.c, the keys table
- * bthome_keys.c, the statistics bthome_stats.c and Wireshark 4.0's hook
- * bthome_frame_search.c.
+ * is packet-bthome-objects.c (its fields packet-bthome-object-fields.c, generated),
+ * per-device state bthome_device.c, the keys table bthome_keys.c, the statistics
+ * bthome_stats.c and Wireshark 4.0's hook bthome_frame_search.c. This file uses them
+ * through their headers; none of them uses this one.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,15 +20,22 @@
 #include <epan/tap.h>
 #include <epan/dissectors/packet-bluetooth.h>
 
+#include "bthome_audit.h"
+#include "bthome_core.h"
 #include "bthome_crypto.h"
+#include "bthome_device.h"
+#include "bthome_frame_search.h"
 #include "bthome_keys.h"
 #include "bthome_stats.h"
 #include "bthome_tap.h"
+#include "bthome_tree.h"
 #include "bthome_v1.h"
+#include "packet-bthome-objects.h"
 #include "packet-bthome.h"
-#include "ws_compat.h"
 
-int proto_bthome = -1;
+#define BTHOME_UUID_TABLE "btcommon.eir_ad.entry.uuid"
+
+static int proto_bthome = -1;
 static int bthome_tap = -1;
 
 static int hf_bthome_device = -1;
@@ -53,12 +61,6 @@ static int ett_bthome = -1;
 static int ett_bthome_info = -1;
 static int ett_bthome_encryption = -1;
 
-expert_field ei_bthome_truncated = EI_INIT;
-expert_field ei_bthome_unknown_object = EI_INIT;
-expert_field ei_bthome_out_of_order = EI_INIT;
-expert_field ei_bthome_reserved_bits = EI_INIT;
-expert_field ei_bthome_invalid_utf8 = EI_INIT;
-expert_field ei_bthome_bad_format = EI_INIT;
 static expert_field ei_bthome_bad_version = EI_INIT;
 static expert_field ei_bthome_too_short = EI_INIT;
 static expert_field ei_bthome_no_address = EI_INIT;
@@ -591,18 +593,8 @@ void proto_register_bthome(void)
     };
     static int *ett[] = { &ett_bthome, &ett_bthome_info, &ett_bthome_encryption };
     static ei_register_info ei[] = {
-        { &ei_bthome_truncated, { "bthome.expert.truncated", PI_MALFORMED, PI_ERROR,
-            "Object runs past the end of the data", EXPFILL } },
-        { &ei_bthome_unknown_object, { "bthome.expert.unknown_object", PI_UNDECODED, PI_WARN,
-            "Unknown object ID: parsing stopped, rest undecoded", EXPFILL } },
-        { &ei_bthome_out_of_order, { "bthome.expert.out_of_order", PI_PROTOCOL, PI_WARN,
-            "Object ID lower than the previous one", EXPFILL } },
         { &ei_bthome_bad_version, { "bthome.expert.bad_version", PI_PROTOCOL, PI_ERROR,
             "BTHome version bits are not 2", EXPFILL } },
-        { &ei_bthome_reserved_bits, { "bthome.expert.reserved_bits", PI_PROTOCOL, PI_WARN,
-            "Reserved bits set", EXPFILL } },
-        { &ei_bthome_invalid_utf8, { "bthome.expert.invalid_utf8", PI_PROTOCOL, PI_WARN,
-            "Text object is not valid UTF-8", EXPFILL } },
         { &ei_bthome_too_short, { "bthome.expert.too_short", PI_MALFORMED, PI_ERROR,
             "Encrypted payload shorter than counter + MIC", EXPFILL } },
         { &ei_bthome_no_address, { "bthome.expert.no_address", PI_DECRYPTION, PI_WARN,
@@ -621,8 +613,6 @@ void proto_register_bthome(void)
             "Plaintext from a device that encrypts", EXPFILL } },
         { &ei_bthome_legacy_v1, { "bthome.expert.legacy_v1", PI_DEPRECATED, PI_NOTE,
             "Device uses the deprecated BTHome v1 format", EXPFILL } },
-        { &ei_bthome_bad_format, { "bthome.expert.bad_format", PI_MALFORMED, PI_WARN,
-            "v1 object: format or size its object cannot take", EXPFILL } },
     };
 
     bthome_core_init();
@@ -630,14 +620,18 @@ void proto_register_bthome(void)
     proto_register_field_array(proto_bthome, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
     expert_register_field_array(expert_register_protocol(proto_bthome), ei, array_length(ei));
-    bthome_register_object_fields(proto_bthome);
+    bthome_register_objects(proto_bthome);
     bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
-    bthome_register_devices();
+    bthome_register_devices(proto_bthome);
     bthome_tap = register_tap(BTHOME_TAP_NAME);
     register_dissector("bthome", dissect_bthome_v2, proto_bthome);
     register_dissector("bthome_v1", dissect_bthome_v1, proto_bthome);
     register_dissector("bthome_v1_encrypted", dissect_bthome_v1_encrypted, proto_bthome);
     bthome_register_stats();
+    /* Wireshark 4.2+ hands service data over by UUID; 4.0 has no such table (btcommon,
+     * built in, registers before any plugin) */
+    if (!find_dissector_table(BTHOME_UUID_TABLE))
+        bthome_register_frame_search(proto_bthome);
 }
 
 void proto_reg_handoff_bthome(void)
@@ -646,12 +640,11 @@ void proto_reg_handoff_bthome(void)
     dissector_handle_t v1 = find_dissector("bthome_v1");
     dissector_handle_t v1_encrypted = find_dissector("bthome_v1_encrypted");
 
-    /* Wireshark 4.2+ hands service data over by UUID; 4.0 has no such table */
-    if (find_dissector_table("btcommon.eir_ad.entry.uuid")) {
-        dissector_add_string("btcommon.eir_ad.entry.uuid", "fcd2", v2);
-        dissector_add_string("btcommon.eir_ad.entry.uuid", "181c", v1);
-        dissector_add_string("btcommon.eir_ad.entry.uuid", "181e", v1_encrypted);
+    if (find_dissector_table(BTHOME_UUID_TABLE)) {
+        dissector_add_string(BTHOME_UUID_TABLE, "fcd2", v2);
+        dissector_add_string(BTHOME_UUID_TABLE, "181c", v1);
+        dissector_add_string(BTHOME_UUID_TABLE, "181e", v1_encrypted);
     } else {
-        bthome_register_frame_search(v2, v1, v1_encrypted);
+        bthome_handoff_frame_search(v2, v1, v1_encrypted);
     }
 }

@@ -1,0 +1,36 @@
+/* Object lists in the BTHome tree; see packet-bthome-objects.c.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef PACKET_BTHOME_OBJECTS_H
+#define PACKET_BTHOME_OBJECTS_H
+
+#include <epan/packet.h>
+#include <epan/expert.h>
+
+#include "bthome_tree.h"
+
+/* What the header shares with the objects: a service data cut short, reserved bits. */
+extern expert_field ei_bthome_truncated;
+extern expert_field ei_bthome_reserved_bits;
+
+typedef struct {
+    packet_info *pinfo;
+    proto_tree *tree;           /* the BTHome subtree, or NULL */
+    proto_item *item;           /* the BTHome item: holds the expert infos of objects
+                                   whose items nothing looks at */
+    bthome_summary_t *summary;  /* the Info column text, appended to */
+    wmem_array_t *readings;     /* bthome_reading_t for the tap, or NULL */
+    bool cut;                   /* the capture's snap length cut the service data */
+    unsigned listed;            /* objects in the summary so far */
+} bthome_objects_ctx_t;
+
+/* The objects' fields, subtree and expert infos, under proto. */
+void bthome_register_objects(int proto);
+
+/* Adds the objects from offset of tvb to its captured end, whose bytes are data (v2, or
+ * v1 when version is 1); returns the packet id object's value, or -1 without one. */
+int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
+                       const uint8_t *data, unsigned version);
+
+#endif
