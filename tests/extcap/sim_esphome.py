@@ -67,6 +67,7 @@ class Firmware:
     batch: int = 16                  # adverts per message 93
     drop_after: int = None           # first connection closes after this many adverts
     interval_s: float = 0.0          # between messages 93
+    rate: float = None               # adverts per second on average (benchmark pacing)
     keep_open_s: float = 30          # after the last advert, until the client leaves
     on_send: object = None           # callback(index, time) per advert sent (benchmark)
 
@@ -265,5 +266,8 @@ class Proxy:
             self.sent += len(batch)
             if fw.interval_s:
                 time.sleep(fw.interval_s)
+            if fw.rate:
+                self.started = getattr(self, "started", None) or time.monotonic()
+                time.sleep(max(0.0, self.started + self.sent / fw.rate - time.monotonic()))
         self.log.append("all adverts sent")
         return False
