@@ -101,7 +101,8 @@ def entry_frame(entry):
     if not isinstance(address, str) or len(address) != 17:
         return None
     rssi = entry.get("rssi")
-    if not isinstance(rssi, (int, float)) or isinstance(rssi, bool):
+    if not isinstance(rssi, (int, float)) or isinstance(rssi, bool) or \
+            not -128 <= rssi <= 127:            # also NaN and infinity, which JSON allows
         rssi = -127
     raw = entry.get("raw")
     ad = _hex(raw, "raw") if raw is not None else rebuild_ad(entry)
