@@ -4,12 +4,11 @@ the native API's plaintext or Noise framing (the Noise responder is python3-diss
 an implementation independent of the extcap's), and firmware behaviours chosen per test.
 Written from the API's documented framing and message numbers; it runs in a thread of
 the test and every wait in it is bounded."""
-import socket
 import struct
-import threading
 import time
 from dataclasses import dataclass, field
 
+from simserver import SimServer
 from dissononce.cipher.chachapoly import ChaChaPolyCipher
 from dissononce.dh.x25519.x25519 import X25519DH
 from dissononce.hash.sha256 import SHA256Hash
@@ -20,7 +19,6 @@ from dissononce.processing.impl.symmetricstate import SymmetricState
 from dissononce.processing.modifiers.psk import PSKPatternModifier
 
 PROLOGUE = b"NoiseAPIInit\x00\x00"
-TIMEOUT_S = 20
 
 
 def varint(value):
@@ -159,47 +157,16 @@ class Connection:
             self._send_noise_frame(self.tx.encrypt_with_ad(b"", plain))
 
 
-class Proxy:
+class Proxy(SimServer):
     """Serves connections one after another; log lists what happened, in order."""
 
     def __init__(self, fw):
         self.fw = fw
-        self.log = []
         self.sent = 0
-        self.connections = 0
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
-        self.port = self.server.getsockname()[1]
-        self.stopping = False
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
+        super().__init__()
 
-    def close(self):
-        self.stopping = True
-        self.thread.join(TIMEOUT_S)
-        self.server.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _serve(self):
-        end = time.monotonic() + 600
-        while not self.stopping and time.monotonic() < end:
-            try:
-                sock, _ = self.server.accept()
-            except socket.timeout:
-                continue
-            self.connections += 1
-            sock.settimeout(TIMEOUT_S)
-            try:
-                self._client(Connection(sock, self.fw))
-            except (OSError, ConnectionError, ValueError) as e:
-                self.log.append(f"connection ended: {type(e).__name__}")
-            finally:
-                sock.close()
+    def handle(self, sock):
+        self._client(Connection(sock, self.fw))
 
     def _client(self, conn):
         fw, log = self.fw, self.log

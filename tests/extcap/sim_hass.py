@@ -5,13 +5,11 @@ then "add" events. A small RFC 6455 server from the standard library; bounded wa
 import base64
 import hashlib
 import json
-import socket
 import struct
-import threading
-import time
+
+from simserver import SimServer
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-TIMEOUT_S = 20
 
 
 class WebSocket:
@@ -74,46 +72,17 @@ class WebSocket:
                 return json.loads(data)
 
 
-class HomeAssistant:
+class HomeAssistant(SimServer):
     """token: the valid token; admin: whether its user is an administrator; events:
     lists of entries, each sent as one "add" event after the subscription's result."""
 
     def __init__(self, token, events, admin=True, ping=True):
         self.token, self.events, self.admin, self.ping = token, events, admin, ping
-        self.log = []
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
-        self.port = self.server.getsockname()[1]
+        super().__init__()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.stopping = False
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
 
-    def close(self):
-        self.stopping = True
-        self.thread.join(TIMEOUT_S)
-        self.server.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _serve(self):
-        end = time.monotonic() + 600
-        while not self.stopping and time.monotonic() < end:
-            try:
-                sock, _ = self.server.accept()
-            except socket.timeout:
-                continue
-            sock.settimeout(TIMEOUT_S)
-            try:
-                self._client(WebSocket(sock))
-            except (OSError, ConnectionError, ValueError, KeyError) as e:
-                self.log.append(f"connection ended: {type(e).__name__}")
-            finally:
-                sock.close()
+    def handle(self, sock):
+        self._client(WebSocket(sock))
 
     def _client(self, ws):
         ws.upgrade()
