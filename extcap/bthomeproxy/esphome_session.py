@@ -48,7 +48,7 @@ class Session:
         framer.write(esphome.AUTH_REQUEST, esphome.auth_request(self._password))
         framer.write(esphome.DEVICE_INFO_REQUEST, b"")
         subscribed_at = None
-        last_rx = time.monotonic()
+        last_rx = started = time.monotonic()
         pinged = False
         try:
             while True:
@@ -71,7 +71,15 @@ class Session:
                         framer.write(esphome.PING_REQUEST, b"")
                         pinged = True
                     continue
-                msg_type, payload = framer.read()
+                try:
+                    msg_type, payload = framer.read()
+                except Closed:
+                    if subscribed_at is None and not self._psk and \
+                            last_rx == started:
+                        raise CaptureError(f"esphome-ble: {self.host} closed the connection "
+                                           "at the plaintext hello: is its API encrypted? "
+                                           "Give its encryption key") from None
+                    raise
                 last_rx, pinged = time.monotonic(), False
                 if msg_type == esphome.PING_REQUEST:
                     framer.write(esphome.PING_RESPONSE, b"")

@@ -4,6 +4,7 @@ the native API's plaintext or Noise framing (the Noise responder is python3-diss
 an implementation independent of the extcap's), and firmware behaviours chosen per test.
 Written from the API's documented framing and message numbers; it runs in a thread of
 the test and every wait in it is bounded."""
+import socket
 import struct
 import time
 from dataclasses import dataclass, field
@@ -78,6 +79,14 @@ class Connection:
         self.buf = b""
         self.tx = self.rx = None
 
+    def linger(self):
+        """Close as a device does after its error: what the client sent is read, so the
+        close is a FIN after the error frame, not a reset that may discard it."""
+        self.sock.shutdown(socket.SHUT_WR)
+        end = time.monotonic() + 2
+        while time.monotonic() < end and self.sock.recv(65536):
+            pass
+
     def _read(self, n):
         while len(self.buf) < n:
             chunk = self.sock.recv(65536)
@@ -117,6 +126,7 @@ class Connection:
         if first != b"\x01":
             log.append("plaintext hello to an encrypted device")
             self._send_noise_frame(b"\x01Bad indicator byte")
+            self.linger()
             return False
         self.buf = first + self.buf
         self._noise_frame()                                  # client hello (empty)
