@@ -19,8 +19,11 @@ A benchmark, not a test: it fails only when something does not run.
 import argparse
 import base64
 import os
+import shutil
+import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -77,6 +80,50 @@ def run(ws, n, rate, key, key_file):
     return len(seen), len(seen) / (last - first), capture, decode
 
 
+def run_alone(n, rate, key, key_file):
+    """The extcap alone, writing into a fifo the benchmark reads (no dumpcap, no tshark):
+    (adverts read, sustained rate, delays)."""
+    sends = [0.0] * n
+    fw = sim_esphome.Firmware(key=key, adverts=adverts(n), batch=BATCH,
+                              rate=rate or None, ping_first=False,
+                              on_send=lambda i, t: sends.__setitem__(i, t))
+    tmp = tempfile.mkdtemp(prefix="bthome-extcap-bench-")
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    got = {}
+    with sim_esphome.Proxy(fw) as proxy:
+        cmd = [sys.executable, os.path.join(HERE, "..", "extcap", "bthome-proxy"),
+               "--capture", "--extcap-interface", "esphome-ble", "--fifo", fifo,
+               "--host", "127.0.0.1", "--port", str(proxy.port)]
+        if key:
+            cmd += ["--encryption-key-file", key_file]
+        proc = subprocess.Popen(cmd)
+        with open(fifo, "rb") as f:
+            buf = b""
+            while len(got) < n:
+                chunk = f.read1(65536)
+                if not chunk:
+                    break
+                arrived = time.time()
+                buf += chunk
+                while len(buf) >= 12:
+                    block_type, length = struct.unpack("<II", buf[:8])
+                    if len(buf) < length:
+                        break
+                    if block_type == 6:          # an enhanced packet: its frame's value
+                        caplen = struct.unpack("<I", buf[20:24])[0]
+                        frame = buf[28:28 + caplen]
+                        value = int.from_bytes(frame[-5:-3], "little", signed=True)
+                        got.setdefault(value + 16000, arrived)
+                    buf = buf[length:]
+        proc.terminate()
+        proc.wait()
+    shutil.rmtree(tmp, ignore_errors=True)
+    first = min(sends)
+    delays = [a - sends[i] for i, a in got.items()]
+    return len(got), len(got) / (max(got.values()) - first), delays
+
+
 def ms(values, q):
     values = sorted(values)
     return 1000 * values[min(len(values) - 1, int(q * len(values)))]
@@ -102,6 +149,13 @@ def main():
             print(f"{rate or 'flood':>10} | {got:>7} | {sustained:>11.0f} | "
                   f"{ms(capture, .5):.1f} / {ms(capture, .99):.1f} / {ms(capture, 1):.1f} | "
                   f"{ms(decode, .5):.1f} / {ms(decode, .99):.1f} / {ms(decode, 1):.1f}")
+            sys.stdout.flush()
+        print("the extcap alone (into a fifo the benchmark reads, no dumpcap or tshark):")
+        print("rate asked | read    | sustained/s | delay p50/p99/max ms")
+        for rate in (int(r) for r in args.rates.split(",")):
+            got, sustained, delays = run_alone(args.adverts, rate, key, key_file)
+            print(f"{rate or 'flood':>10} | {got:>7} | {sustained:>11.0f} | "
+                  f"{ms(delays, .5):.1f} / {ms(delays, .99):.1f} / {ms(delays, 1):.1f}")
             sys.stdout.flush()
     return 0
 

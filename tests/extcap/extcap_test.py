@@ -28,6 +28,31 @@ COMPARED = ("Bluetooth Low Energy Link Layer", "BTHome")
 HASS_SOURCE = "AA:BB:CC:DD:EE:01"
 
 
+def self_signed(ws):
+    """A self-signed certificate for 127.0.0.1 (python3-cryptography): (cert, key) files."""
+    import datetime
+    import ipaddress
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(x509.NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_file = ws.write_config("sim.crt", cert.public_bytes(
+        serialization.Encoding.PEM).decode())
+    key_file = ws.write_config("sim.key", key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()).decode())
+    return cert_file, key_file
+
+
 def verbose_of_file(ws, name, keys=()):
     return ws.run(["-r", os.path.join(CAPTURES, name), "-V"] + list(keys)).stdout
 
@@ -265,6 +290,17 @@ class Suite:
             proc = self.hass(sim, 1, 15, tokenfile=self.token_file)
         self.expect_error(proc, r"hass-ble: the token's user is not an administrator",
                           "token without admin rights")
+
+    def test_hass_tls(self):
+        """https verifies the certificate: a self-signed one is refused."""
+        cert, key = self_signed(self.ws)
+        with sim_hass.HomeAssistant(TOKEN, [], tls=(cert, key)) as sim:
+            proc = self.hass(sim, 1, 15, tokenfile=self.token_file)
+            log = sim.log
+        self.expect_error(proc, r"hass-ble: 127\.0\.0\.1's certificate does not verify",
+                          "https with a self-signed certificate")
+        self.check("auth_ok" not in log and "auth_invalid" not in log,
+                   "https: no token sent to an unverified server", str(log))
 
 
 def main():

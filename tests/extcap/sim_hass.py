@@ -5,6 +5,7 @@ then "add" events. A small RFC 6455 server from the standard library; bounded wa
 import base64
 import hashlib
 import json
+import ssl
 import struct
 
 from simserver import SimServer
@@ -76,12 +77,17 @@ class HomeAssistant(SimServer):
     """token: the valid token; admin: whether its user is an administrator; events:
     lists of entries, each sent as one "add" event after the subscription's result."""
 
-    def __init__(self, token, events, admin=True, ping=True):
+    def __init__(self, token, events, admin=True, ping=True, tls=None):
         self.token, self.events, self.admin, self.ping = token, events, admin, ping
+        self.tls = tls          # (certificate file, key file): https
         super().__init__()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
 
     def handle(self, sock):
+        if self.tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*self.tls)
+            sock = context.wrap_socket(sock, server_side=True)
         self._client(WebSocket(sock))
 
     def _client(self, ws):
