@@ -5,6 +5,7 @@ dashes: --encryption-key-file is extcap.esphome_ble.encryptionkeyfile."""
 import argparse
 import base64
 import binascii
+import os
 import signal
 import sys
 
@@ -121,10 +122,14 @@ def noise_key(text):
 
 
 class StopFlag:
-    """Set by SIGTERM (how Wireshark stops an extcap) or SIGINT."""
+    """Set by SIGTERM (how Wireshark stops an extcap) or SIGINT, or when the process that
+    started the extcap is gone: a Wireshark that ends without stopping it leaves it to
+    init, and an orphan reconnecting to its proxy for ever would take the proxy's stream
+    from the next capture."""
 
     def __init__(self):
         self.stop = False
+        self.parent = os.getppid()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, self._set)
 
@@ -132,7 +137,7 @@ class StopFlag:
         self.stop = True
 
     def __call__(self):
-        return self.stop
+        return self.stop or os.getppid() != self.parent
 
 
 def capture(args):
@@ -149,8 +154,8 @@ def capture(args):
                                    "encryption key", "esphome-ble"))
             password = secret(args.password, args.password_file, "password",
                               "esphome-ble")
-            writer = frames.PcapngWriter(fifo, f"ESPHome Bluetooth proxy {args.host} "
-                                               f"port {args.port}")
+            port = "" if args.port == 6053 else f" port {args.port}"
+            writer = frames.PcapngWriter(fifo, f"ESPHome Bluetooth proxy {args.host}{port}")
             esphome_session.Session(args, writer, stop, psk, password).run()
         else:
             if not args.url:

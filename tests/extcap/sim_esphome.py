@@ -170,10 +170,10 @@ class Connection:
 class Proxy(SimServer):
     """Serves connections one after another; log lists what happened, in order."""
 
-    def __init__(self, fw):
+    def __init__(self, fw, port=0):
         self.fw = fw
         self.sent = 0
-        super().__init__()
+        super().__init__(port)
 
     def handle(self, sock):
         self._client(Connection(sock, self.fw))

@@ -13,10 +13,10 @@ class SimServer:
     """Subclasses set their state, call super().__init__() and define handle(sock);
     log lists what happened, in order."""
 
-    def __init__(self):
+    def __init__(self, port=0):
         self.log = []
         self.connections = 0
-        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server = socket.create_server(("127.0.0.1", port))
         self.server.settimeout(0.2)
         self.port = self.server.getsockname()[1]
         self.stopping = False
