@@ -17,6 +17,7 @@ import re
 import sys
 import time
 
+import common
 from common import CAPTURES, ExtcapTshark, mac_text, read_ll_phdr, sections, wsrun
 import sim_esphome
 import sim_hass
@@ -213,6 +214,48 @@ class Suite:
         proc = self.ws.live("esphome-ble", {"host": "127.0.0.1", "port": port}, 1, 15)
         self.expect_error(proc, rf"esphome-ble: connection refused by 127\.0\.0\.1 port "
                           rf"{port}$", "connection refused")
+
+    def test_orphan(self):
+        """An extcap whose parent (Wireshark) ended without stopping it stops by itself,
+        unsubscribing, instead of reconnecting to the proxy for ever."""
+        import subprocess
+        import threading
+        fw = sim_esphome.Firmware(adverts=[a[:4] for a in self.plain[:3]])
+        fifo = os.path.join(self.ws.tmp, "orphan.fifo")
+        os.mkfifo(fifo)
+        extcap = os.path.join(common.ROOT, "extcap", "bthome-proxy")
+        with sim_esphome.Proxy(fw) as proxy:
+            parent = subprocess.Popen(
+                [sys.executable, "-c", "import subprocess, sys, time\n"
+                 "p = subprocess.Popen(sys.argv[1:]); print(p.pid, flush=True)\n"
+                 "time.sleep(4)", sys.executable, extcap, "--capture",
+                 "--extcap-interface", "esphome-ble", "--fifo", fifo,
+                 "--host", "127.0.0.1", "--port", str(proxy.port)],
+                stdout=subprocess.PIPE, text=True)
+            pid = int(parent.stdout.readline())
+            data = []
+            reader = threading.Thread(target=lambda: data.append(open(fifo, "rb").read()),
+                                      daemon=True)
+            reader.start()
+            parent.wait(20)
+            gone = False
+            for _ in range(50):         # 5 s
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    gone = True
+                    break
+                time.sleep(0.1)
+            if not gone:
+                os.kill(pid, 9)
+            reader.join(5)
+            time.sleep(0.5)
+        self.check(gone, "orphan: the extcap ends when its parent is gone")
+        self.check("message 87" in proxy.log and proxy.connections == 1,
+                   "orphan: it unsubscribed and did not reconnect", str(proxy.log))
+        self.check(bool(data) and data[0].count(bytes([2, 1, 6])) >= 3,
+                   "orphan: the adverts reached the fifo before",
+                   f"{len(data[0]) if data else 0} bytes")
 
     # ------------------------------------------------------------ Home Assistant
     def hass_entries(self, raw):
