@@ -9,7 +9,7 @@ import struct
 import time
 from dataclasses import dataclass, field
 
-from simserver import SimServer
+from simserver import ClientSocket, SimServer
 from dissononce.cipher.chachapoly import ChaChaPolyCipher
 from dissononce.dh.x25519.x25519 import X25519DH
 from dissononce.hash.sha256 import SHA256Hash
@@ -67,16 +67,15 @@ class Firmware:
     drop_after: int = None           # first connection closes after this many adverts
     interval_s: float = 0.0          # between messages 93
     rate: float = None               # adverts per second on average (benchmark pacing)
-    keep_open_s: float = 30          # after the last advert, until the client leaves
     on_send: object = None           # callback(index, time) per advert sent (benchmark)
 
 
-class Connection:
+class Connection(ClientSocket):
     """One client: framing both ways (plaintext or Noise)."""
 
     def __init__(self, sock, fw):
-        self.sock, self.fw = sock, fw
-        self.buf = b""
+        super().__init__(sock)
+        self.fw = fw
         self.tx = self.rx = None
 
     def linger(self):
@@ -86,15 +85,6 @@ class Connection:
         end = time.monotonic() + 2
         while time.monotonic() < end and self.sock.recv(65536):
             pass
-
-    def _read(self, n):
-        while len(self.buf) < n:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("client closed")
-            self.buf += chunk
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
 
     def _varint(self):
         value = shift = 0

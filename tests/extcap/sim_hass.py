@@ -8,25 +8,12 @@ import json
 import ssl
 import struct
 
-from simserver import SimServer
+from simserver import ClientSocket, SimServer
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
-class WebSocket:
-    def __init__(self, sock):
-        self.sock = sock
-        self.buf = b""
-
-    def _read(self, n):
-        while len(self.buf) < n:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("client closed")
-            self.buf += chunk
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
-
+class WebSocket(ClientSocket):
     def upgrade(self):
         head = b""
         while b"\r\n\r\n" not in head:

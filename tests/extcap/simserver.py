@@ -49,3 +49,20 @@ class SimServer:
                 self.log.append(f"connection ended: {type(e).__name__}")
             finally:
                 sock.close()
+
+
+class ClientSocket:
+    """A client's socket with exact reads (ConnectionError when it closes)."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.buf = b""
+
+    def _read(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("client closed")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
