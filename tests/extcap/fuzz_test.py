@@ -92,20 +92,8 @@ class NoisePair:
     """A finished handshake between the extcap's initiator and dissononce's responder."""
 
     def __init__(self):
-        from dissononce.processing.impl.handshakestate import HandshakeState
-        from dissononce.processing.impl.symmetricstate import SymmetricState
-        from dissononce.processing.impl.cipherstate import CipherState
-        from dissononce.processing.handshakepatterns.interactive.NN import \
-            NNHandshakePattern
-        from dissononce.processing.modifiers.psk import PSKPatternModifier
-        from dissononce.cipher.chachapoly import ChaChaPolyCipher
-        from dissononce.dh.x25519.x25519 import X25519DH
-        from dissononce.hash.sha256 import SHA256Hash
         psk = bytes(range(32))
-        hs = HandshakeState(SymmetricState(CipherState(ChaChaPolyCipher()), SHA256Hash()),
-                            X25519DH())
-        hs.initialize(PSKPatternModifier(0).modify(NNHandshakePattern()), False,
-                      noise.PROLOGUE, psks=(psk,))
+        hs = sim_esphome.responder(psk)
         self.initiator = noise.Initiator(psk)
         hs.read_message(self.initiator.write_message(), bytearray())
         reply = bytearray()

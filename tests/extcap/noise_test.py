@@ -8,23 +8,8 @@ import sys
 
 import common  # noqa: F401  (puts extcap/ and tools/ on the path)
 from bthomeproxy import noise
-from dissononce.cipher.chachapoly import ChaChaPolyCipher
-from dissononce.dh.x25519.x25519 import X25519DH
-from dissononce.hash.sha256 import SHA256Hash
-from dissononce.processing.handshakepatterns.interactive.NN import NNHandshakePattern
-from dissononce.processing.impl.cipherstate import CipherState
-from dissononce.processing.impl.handshakestate import HandshakeState
-from dissononce.processing.impl.symmetricstate import SymmetricState
-from dissononce.processing.modifiers.psk import PSKPatternModifier
+from sim_esphome import responder
 import wsrun
-
-
-def responder(psk):
-    hs = HandshakeState(SymmetricState(CipherState(ChaChaPolyCipher()), SHA256Hash()),
-                        X25519DH())
-    hs.initialize(PSKPatternModifier(0).modify(NNHandshakePattern()), False,
-                  noise.PROLOGUE, psks=(psk,))
-    return hs
 
 
 def main():

@@ -10,16 +10,26 @@ import time
 from dataclasses import dataclass, field
 
 from simserver import ClientSocket, SimServer
-from dissononce.cipher.chachapoly import ChaChaPolyCipher
-from dissononce.dh.x25519.x25519 import X25519DH
-from dissononce.hash.sha256 import SHA256Hash
-from dissononce.processing.handshakepatterns.interactive.NN import NNHandshakePattern
-from dissononce.processing.impl.cipherstate import CipherState
-from dissononce.processing.impl.handshakestate import HandshakeState
-from dissononce.processing.impl.symmetricstate import SymmetricState
-from dissononce.processing.modifiers.psk import PSKPatternModifier
 
 PROLOGUE = b"NoiseAPIInit\x00\x00"
+
+
+def responder(psk):
+    """dissononce's Noise_NNpsk0 responder (imported here: only an encrypted device needs
+    it, so a plaintext one runs where python3-dissononce is missing)."""
+    from dissononce.cipher.chachapoly import ChaChaPolyCipher
+    from dissononce.dh.x25519.x25519 import X25519DH
+    from dissononce.hash.sha256 import SHA256Hash
+    from dissononce.processing.handshakepatterns.interactive.NN import NNHandshakePattern
+    from dissononce.processing.impl.cipherstate import CipherState
+    from dissononce.processing.impl.handshakestate import HandshakeState
+    from dissononce.processing.impl.symmetricstate import SymmetricState
+    from dissononce.processing.modifiers.psk import PSKPatternModifier
+    hs = HandshakeState(SymmetricState(CipherState(ChaChaPolyCipher()), SHA256Hash()),
+                        X25519DH())
+    hs.initialize(PSKPatternModifier(0).modify(NNHandshakePattern()), False, PROLOGUE,
+                  psks=(psk,))
+    return hs
 
 
 def varint(value):
@@ -123,10 +133,7 @@ class Connection(ClientSocket):
         msg1 = self._noise_frame()
         self._send_noise_frame(b"\x01" + self.fw.name.encode() + b"\x00" +
                                b"AA:BB:CC:DD:EE:FF\x00")
-        hs = HandshakeState(SymmetricState(CipherState(ChaChaPolyCipher()), SHA256Hash()),
-                            X25519DH())
-        hs.initialize(PSKPatternModifier(0).modify(NNHandshakePattern()), False, PROLOGUE,
-                      psks=(self.fw.key,))
+        hs = responder(self.fw.key)
         try:
             hs.read_message(bytes(msg1[1:]), bytearray())
         except Exception:                                   # the tag does not verify
