@@ -21,8 +21,8 @@ Fails (exit 1) when the plugin is not mapped into the Wireshark process, when th
 list, the details tree, the decrypted tree, the expert dialog, the statistics tree or
 the I/O graph or the BTHome profile (profile/BTHome, imported from the zip the build
 makes) or a live capture through the extcap (extcap/bthome-proxy) from the simulated
-ESPHome proxy of tests/extcap does not show what BTHome must show, and with --compare when the pictures
-differ from the committed ones (they are byte-identical from run to run on Debian 12).
+ESPHome proxy of tests/extcap does not show what BTHome must show, and with --compare
+when the pictures differ from the committed ones (they are byte-identical from run to run on Debian 12).
 Needs wireshark-qt, xvfb, xdotool, xclip, imagemagick and tesseract-ocr
 (tools/gui-screenshots.sh installs them).
 
