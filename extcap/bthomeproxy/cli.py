@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 
-from . import VERSION, CaptureError, esphome_session, frames, hass
+from . import VERSION, CaptureError, frames
 
 INTERFACES = {
     "esphome-ble": "ESPHome Bluetooth proxy (BLE advertisements, for BTHome)",
@@ -146,6 +146,9 @@ def capture(args):
         raise CaptureError("bthome-proxy: --capture needs --fifo")
     # Open the fifo first: Wireshark waits for it, and an error before the pcapng header
     # reaches Wireshark as the error, with no capture.
+    # The sessions are imported only to capture: Wireshark runs every extcap at its start
+    # (--extcap-interfaces), where the cryptography import would cost a tenth of a second.
+    from . import esphome_session, hass
     with open(args.fifo, "wb") as fifo:
         if args.extcap_interface == "esphome-ble":
             if not args.host:

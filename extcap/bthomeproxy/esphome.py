@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """ESPHome native API client (TCP 6053): the frames, plaintext or Noise, and the messages
 that subscribe to a Bluetooth proxy's raw advertisements."""
-from . import CaptureError, netio, noise, protobuf
+from . import CaptureError, netio, protobuf
 from .netio import Closed, ProtocolError
 
 # Message types (ESPHome api.proto)
@@ -80,6 +80,12 @@ class NoiseFramer:
         self.reader = reader
         self.server_name = None
         self.server_mac = None
+        try:        # python3-cryptography: only encrypted devices need it
+            from . import noise
+        except ImportError:
+            raise CaptureError("esphome-ble: an encrypted API needs the Python package "
+                               "cryptography (Debian: python3-cryptography)") from None
+        self.noise = noise
         state = noise.Initiator(psk)
         reader.send(noise_frame(b"") + noise_frame(b"\x00" + state.write_message()))
         try:
@@ -117,7 +123,7 @@ class NoiseFramer:
         frame = read_noise_frame(self.reader, timeout)
         try:
             plain = self.receive.decrypt(b"", frame)
-        except noise.NoiseError:
+        except self.noise.NoiseError:
             raise ProtocolError("an encrypted frame does not authenticate") from None
         if len(plain) < 4:
             raise ProtocolError("encrypted frame shorter than its header")

@@ -113,6 +113,7 @@ def consume_noise(pair, data):
     framer = esphome.NoiseFramer.__new__(esphome.NoiseFramer)
     framer.reader = FakeReader(data)
     framer.receive = noise.CipherState(pair.initiator.receive.key)
+    framer.noise = noise
     while True:
         msg_type, payload = framer.read()
         if msg_type == esphome.RAW_ADVERTISEMENTS:
