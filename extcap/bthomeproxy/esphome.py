@@ -94,10 +94,11 @@ class NoiseFramer:
             reply = read_noise_frame(reader, HANDSHAKE_TIMEOUT_S)
         except Closed:
             raise CaptureError("esphome-ble: the device closed the connection during the "
-                               "encrypted hello: its API may not be encrypted") from None
+                               "encrypted hello: its API may not be encrypted",
+                               transient=True) from None
         except TimeoutError:
             raise CaptureError("esphome-ble: no answer to the encrypted hello: its API "
-                               "may not be encrypted") from None
+                               "may not be encrypted", transient=True) from None
         if not reply or reply[0] != 0x00:
             reason = printable(reply[1:]) if reply else "empty"
             if reason == "Handshake MAC failure":

@@ -64,7 +64,7 @@ class Session:
                             "holds this proxy's stream: Home Assistant?") from None
                     if not subscribed_at and now - last_rx > esphome.HANDSHAKE_TIMEOUT_S:
                         raise CaptureError(f"esphome-ble: {self.host} did not answer the "
-                                           "hello") from None
+                                           "hello", transient=True) from None
                     if now - last_rx > IDLE_DROP_S:
                         raise Closed() from None
                     if now - last_rx > IDLE_PING_S and not pinged:

@@ -101,8 +101,9 @@ BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
 
 def reconnecting(session, name):
     """Run session.connection() until stopped. Before any subscription has worked every
-    failure ends the capture with its CaptureError; afterwards a dropped or refused
-    connection is retried with backoff (a device rebooting, Home Assistant restarting).
+    failure ends the capture with its CaptureError; afterwards a dropped, refused or
+    unanswered connection (a transient CaptureError: a device rebooting, Home Assistant
+    restarting) is retried with backoff; a wrong key or token still ends it.
     session has should_stop(), peer, streamed (ever) and connection_streamed."""
     failures = 0
     while not session.should_stop():
