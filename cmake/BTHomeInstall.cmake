@@ -52,3 +52,38 @@ function(bthome_install_profile source_dir)
             "${CMAKE_INSTALL_PREFIX}/${BTHOME_GLOBAL_PROFILES_DIR}/${name}")
     endif()
 endfunction()
+
+# The extcap (extcap/: bthome-proxy, its modules in bthomeproxy/, and on Windows the
+# bthome-proxy.bat launcher; issue 40):
+#   default                      Wireshark's global extcap folder (`tshark -G folders`
+#                                "Extcap path"), relative to the prefix as the plugin's
+#   -DBTHOME_USER_INSTALL=ON     the personal extcap folder: Wireshark 4.0 reads the
+#                                extcap folder of its configuration folder
+#                                (~/.config/wireshark/extcap), 4.1 and later
+#                                ~/.local/lib/wireshark/extcap (cmake/install-personal-extcap.cmake)
+if(DEFINED Wireshark_EXTCAP_INSTALL_DIR AND DEFINED Wireshark_INSTALL_PREFIX)
+    file(RELATIVE_PATH extcap_dir "${Wireshark_INSTALL_PREFIX}" "${Wireshark_EXTCAP_INSTALL_DIR}")
+else()      # plugins/X.Y's sibling, as Wireshark lays them out
+    get_filename_component(extcap_dir "${Wireshark_PLUGIN_LIBDIR}/../../extcap" ABSOLUTE
+        BASE_DIR "/")
+    string(REGEX REPLACE "^/" "" extcap_dir "${extcap_dir}")
+endif()
+set(BTHOME_GLOBAL_EXTCAP_DIR "${extcap_dir}" CACHE STRING
+    "Wireshark's global extcap folder, relative to the install prefix")
+function(bthome_install_extcap source_dir)
+    if(BTHOME_USER_INSTALL)
+        install(CODE "set(BTHOME_EXTCAP_SOURCE \"${source_dir}\")
+            set(BTHOME_WS_VERSION ${BTHOME_WS_VERSION})
+            include(\"${PROJECT_SOURCE_DIR}/cmake/install-personal-extcap.cmake\")")
+        message(STATUS "Extcap bthome-proxy installs to your personal extcap folder")
+        return()
+    endif()
+    install(PROGRAMS "${source_dir}/bthome-proxy" DESTINATION "${BTHOME_GLOBAL_EXTCAP_DIR}")
+    install(DIRECTORY "${source_dir}/bthomeproxy" DESTINATION "${BTHOME_GLOBAL_EXTCAP_DIR}"
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+    if(WIN32)
+        install(FILES "${source_dir}/bthome-proxy.bat" DESTINATION "${BTHOME_GLOBAL_EXTCAP_DIR}")
+    endif()
+    message(STATUS "Extcap bthome-proxy installs to "
+        "${CMAKE_INSTALL_PREFIX}/${BTHOME_GLOBAL_EXTCAP_DIR}")
+endfunction()

@@ -8,6 +8,8 @@
 #     finds (libwsutil, glib, libgcrypt, libc), and recommends tshark or wireshark,
 #   - installs tools/bthome-keys (the key importer, a Python 3 script) as /usr/bin/bthome-keys
 #     when the tree has it, and then also recommends python3,
+#   - installs the extcap (extcap/bthome-proxy and its modules) into Wireshark's global
+#     extcap folder, and then recommends python3 and python3-cryptography,
 #   - carries /usr/share/doc/<package>/copyright (cmake/debian/copyright), its
 #     changelog.Debian.gz (cmake/debian/changelog.in) and bthome-keys' man page made from
 #     its --help by help2man (cmake/BTHomeKeysMan.cmake),
@@ -82,6 +84,14 @@ function(_bthome_package)
         string(APPEND recommends ", python3")
         string(CONCAT keys_tool_text "bthome-keys brings the keys in from Home Assistant, a plain\n"
             "list or an ESPHome configuration: into a Wireshark profile, or as -o options.\n")
+    endif()
+    # The extcap (extcap/bthome-proxy, in Wireshark's global extcap folder) is Python 3 too,
+    # with python3-cryptography for encrypted ESPHome proxies.
+    if(EXISTS "${PROJECT_SOURCE_DIR}/extcap/bthome-proxy")
+        if(NOT recommends MATCHES "python3")
+            string(APPEND recommends ", python3")
+        endif()
+        string(APPEND recommends ", python3-cryptography")
     endif()
     # CPack puts the summary first and turns the text below into the extended description.
     string(CONCAT description

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
-# usage: cmake/install-deps.sh [--tests | --in-tree | --sanitizers | --windows]
+# usage: cmake/install-deps.sh [--tests | --extcap | --in-tree | --sanitizers | --windows]
 #   --tests adds debootstrap for the 4.4/4.6 runs, what the robustness stages use (clang
 #   with libFuzzer, valgrind, cppcheck, clang-tidy) and the package test's dpkg-dev,
 #   help2man and lintian;
+#   --extcap adds what the extcap's tests use (tests/stages/extcap.sh): python3-dissononce,
+#   the independent Noise implementation its handshake is tested against (--tests too);
+#   the extcap itself (extcap/bthome-proxy) needs python3-cryptography, always installed;
 #   --in-tree adds what building tshark from Wireshark's source needs
 #   (tools/build-in-tree.sh): the libraries its CMake requires (GLib, libgcrypt, c-ares,
 #   PCRE2, flex; its grammars use its own lemon, not bison; LibXml2, which 4.5 and later
@@ -17,7 +20,9 @@
 #   Windows builds of libgcrypt and zlib, meson and Wine (tools/build-windows.sh, the
 #   Windows stage).
 set -euo pipefail
-packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux"
+packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux \
+    python3-cryptography"
+case "${1:-}" in --tests|--extcap) packages="$packages python3-dissononce" ;; esac
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
     cppcheck clang-tidy"
 # --tests also: the Debian package test (dpkg-shlibdeps, help2man for bthome-keys' man

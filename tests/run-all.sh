@@ -16,8 +16,8 @@ cd "$(dirname "$0")/.." || exit 1
 
 # Cheap and broad first, so that a broken build shows within minutes; the stages that
 # share the sanitizer tree (in-tree builds it) together; Windows last, the longest.
-stages=(host wireshark-checks workflow-lint release static fuzz valgrind devices package trixie
-        forky in-tree mutation fuzzshark windows)
+stages=(host wireshark-checks workflow-lint release extcap static fuzz valgrind devices package
+        trixie forky in-tree mutation fuzzshark windows)
 
 for file in tests/stages/*.sh; do
     name=$(basename "$file" .sh)

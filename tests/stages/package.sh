@@ -56,11 +56,13 @@ plugin_path="./usr/lib/$triplet/wireshark/plugins/$ws/epan/bthome.so"
 pkg=$(dpkg-deb -f "$deb" Package)
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort)
 profile_dir=./usr/share/wireshark/profiles/BTHome     # the BTHome configuration profile
+extcap_dir=./usr/lib/$triplet/wireshark/extcap     # the extcap and its modules
 expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" \
     "./usr/share/doc/$pkg/changelog.Debian.gz" "./usr/share/man/man1/bthome-keys.1.gz" \
     "./usr/share/lintian/overrides/$pkg" "./usr/bin/bthome-keys" \
-    $(ls profile/BTHome | sed "s|^|$profile_dir/|") | sort)
-check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys, its man page, the copyright, changelog, lintian overrides and the profile" \
+    $(ls profile/BTHome | sed "s|^|$profile_dir/|") "$extcap_dir/bthome-proxy" \
+    $(cd extcap && ls bthomeproxy/*.py | sed "s|^|$extcap_dir/|") | sort)
+check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys, its man page, the copyright, changelog, lintian overrides, the profile and the extcap" \
     test "$files" = "$expected"
 check "bthome-keys is packaged executable and unchanged" bash -c \
     "dpkg-deb -c '$deb' | grep -E '^-rwxr-xr-x .* \./usr/bin/bthome-keys\$' >/dev/null &&

@@ -63,7 +63,7 @@ count_lines() {
     passed=$((passed + $(grep -cE "$pass_re" "$log"))); failed=$((failed + bad))
     rm -f "$log"
     if [ "$status" != 0 ] && [ "$bad" = 0 ]; then
-        echo "$stage: $(basename "$1") ended with exit status $status"; failed=$((failed + 1))
+        echo "$stage: '$*' ended with exit status $status"; failed=$((failed + 1))
     fi
 }
 
