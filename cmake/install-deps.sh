@@ -26,7 +26,7 @@ case "${1:-}" in --tests|--extcap) packages="$packages python3-dissononce" ;; es
 [ "${1:-}" = "--tests" ] && packages="$packages debootstrap clang libclang-rt-dev valgrind \
     cppcheck clang-tidy"
 # --tests also: the Debian package test (dpkg-shlibdeps, help2man for bthome-keys' man
-# page, lintian). The GUI check installs its own tools (tools/gui-screenshots.sh).
+# page, lintian). The GUI check installs its own tools (tests/gui/screenshots.sh).
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2 help2man lintian"
 # --tests also: git, with which Wireshark's check_tfs.py finds the files to check.
 [ "${1:-}" = "--tests" ] && packages="$packages git"

@@ -30,7 +30,7 @@ fi
 chosen=("$@")
 [ ${#chosen[@]} -gt 0 ] || chosen=("${stages[@]}")
 for name in "${chosen[@]}"; do
-    [ -x "tests/stages/$name.sh" ] ||
+    [[ " ${stages[*]} " == *" $name "* ]] ||
         { echo "run-all: no stage $name (tests/run-all.sh --list names them)" >&2; exit 2; }
 done
 
@@ -42,6 +42,7 @@ for name in "${chosen[@]}"; do
     echo "=== stage $name (tests/stages/$name.sh) ==="
     start=$(date +%s)
     "tests/stages/$name.sh" </dev/null 2>&1 | tee "$out"
+    status=${PIPESTATUS[0]}
     seconds=$(( $(date +%s) - start ))
     last=$(tail -n 1 "$out")
     if [[ $last =~ ^$name:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
@@ -49,6 +50,10 @@ for name in "${chosen[@]}"; do
     else
         echo "run-all: stage $name ended without its closing line: counted as one failure"
         p=0 f=1 s=0
+    fi
+    if [ "$status" != 0 ] && [ "$f" = 0 ]; then
+        echo "run-all: stage $name exited with status $status: counted as one failure"
+        f=1
     fi
     total_passed=$((total_passed + p)); total_failed=$((total_failed + f))
     table+=("$(printf '%-18s %7d %7d %8d %5d:%02d' "$name" "$p" "$f" "$s" \

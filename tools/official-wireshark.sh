@@ -4,7 +4,7 @@
 # (never into the system's Wireshark): on macOS the disk image, mounted read-only at
 # DIR/mnt; on Windows the x64 installer, run silently into DIR/Wireshark. Prints the path
 # of that Wireshark's tshark last. The release workflow loads its builds into it
-# (tools/load-test.sh) and links the macOS build against the libraries inside
+# (tests/release/load-test.sh) and links the macOS build against the libraries inside
 # Wireshark.app (tools/macos-link-app.sh).
 #
 # The macOS disk image: since 4.6 Wireshark ships one universal image per release,
@@ -71,7 +71,7 @@ case $os in
         ;;
     *)
         echo "official-wireshark: only macOS and Windows; on Linux the distributions' package" \
-             "(tools/load-test.sh --distro)" >&2
+             "(tests/release/load-test.sh --distro)" >&2
         exit 1
         ;;
 esac

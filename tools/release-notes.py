@@ -4,7 +4,7 @@
 build jobs uploaded, and name what is missing.
 
 A build job uploads its file only after the file loaded into the official Wireshark of
-its X.Y on its platform (tools/load-test.sh), so whatever is in DIST may be published.
+its X.Y on its platform (tests/release/load-test.sh), so whatever is in DIST may be published.
 This script checks each file against the SHA-256 its job computed (FILE.sha256), writes
 SHA256SUMS, lists the files to attach (one a line, SHA256SUMS last) and writes the
 release notes: which file is for whom, and each Wireshark series x platform whose file

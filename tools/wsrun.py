@@ -11,7 +11,7 @@ write), so as root tshark runs as nobody through setpriv.
     tools/wsrun.py PLUGIN.so [tshark arguments...]
 
 The tshark is the one on PATH, or $BTHOME_TSHARK (tests/stages/in-tree.sh runs the suite
-with the tshark of a Wireshark build tree, tools/load-test.sh with an official Wireshark
+with the tshark of a Wireshark build tree, tests/release/load-test.sh with an official Wireshark
 on Linux, macOS or Windows; tests/stages/windows.sh with a tshark.exe, which runs under
 Wine, in the Wine prefix of $WINEPREFIX). Wireshark on Windows ignores
 WIRESHARK_PLUGIN_DIR and loads the plugins beside its program (wsutil/filesystem.c), so

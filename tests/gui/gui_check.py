@@ -24,7 +24,7 @@ makes) or a live capture through the extcap (extcap/bthome-proxy) from the simul
 ESPHome proxy of tests/extcap does not show what BTHome must show, and with --compare
 when the pictures differ from the committed ones (they are byte-identical from run to run on Debian 12).
 Needs wireshark-qt, xvfb, xdotool, xclip, imagemagick and tesseract-ocr
-(tools/gui-screenshots.sh installs them).
+(tests/gui/screenshots.sh installs them).
 
 How each picture is checked: the packet list row and the details trees through
 Wireshark's Edit > Copy actions (As Plain Text, All Visible Items) read back from the
@@ -864,7 +864,7 @@ def main():
         sys.exit(f"gui_check: no plugin at {args.plugin} (build it first)")
     for tool in ("wireshark", "Xvfb", "xdotool", "xclip", "import", "convert", "tesseract"):
         if not shutil.which(tool):
-            sys.exit(f"gui_check: {tool} is missing (tools/gui-screenshots.sh installs it)")
+            sys.exit(f"gui_check: {tool} is missing (tests/gui/screenshots.sh installs it)")
     # Pictures are made in a temporary folder; --out gets them (and loses its old ones)
     # only when every check passed.
     final_out = args.out
@@ -889,7 +889,7 @@ def main():
             drift = compare_shots(session.shots, args.compare)
             if drift:
                 raise CheckFailed(f"the screenshots in {args.compare} are not what this code "
-                                  f"shows ({', '.join(drift)}): run tools/gui-screenshots.sh")
+                                  f"shows ({', '.join(drift)}): run tests/gui/screenshots.sh")
             session.ok("compare", f"{len(session.shots)} screenshots identical to "
                        f"{args.compare}")
         if final_out:

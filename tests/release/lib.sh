@@ -6,8 +6,8 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck disable=SC2034  # for the scripts that source this
 src=$(cd "$here/../.." && pwd)
-# shellcheck source=tools/checks.sh
-. "$src/tools/checks.sh"
+# shellcheck source=tests/release/checks.sh
+. "$src/tests/release/checks.sh"
 # shellcheck disable=SC2317  # called through check
 contains() { grep -qF -- "$2" "$1"; }      # contains FILE TEXT
 finish() { echo "$1: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }

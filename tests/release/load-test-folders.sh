@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # functions called through check
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Dry run of the load test (tools/load-test.sh) on Linux, with the plugin built here
+# Dry run of the load test (tests/release/load-test.sh) on Linux, with the plugin built here
 # (BUILD_DIR/bthome.so) and the profile zip and bthome-keys of tools/release-extras.sh:
 #   - Linux: the host's tshark, the real thing;
 #   - Windows and macOS: a stand-in (stubs/official-tshark) that answers with Wireshark's folder
@@ -28,7 +28,7 @@ load_test() {
     while [ "$1" != -- ]; do vars+=("$1"); shift; done
     shift
     env ${vars[@]+"${vars[@]}"} BTHOME_LOAD_TEST_OS="$os" STUB_OS="$os" \
-        "$src/tools/load-test.sh" "$@" >"$work/$name" 2>&1
+        "$src/tests/release/load-test.sh" "$@" >"$work/$name" 2>&1
     sed 's/^/    /' "$work/$name"
 }
 closing() { [ "$(tail -n 1 "$work/$1")" = "load-test: $2" ]; }

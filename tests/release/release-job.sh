@@ -49,6 +49,11 @@ printf '%s\n' "$name" "$name.sha256" "bthome-$version-keys.zip" "bthome-$version
 check "the job uploads its plugin, the profile zip, bthome-keys and their SHA-256" \
     cmp -s "$work/want" "$work/uploaded"
 check "each SHA-256 matches" bash -c "cd '$job/dist' && cat ./*.sha256 | sha256sum --check --quiet"
+# Every Windows and macOS job zips the same bytes: what the checkout gives, unconverted.
+check "bthome-keys.bat in the keys zip ends its lines with CRLF, as stored" \
+    cmp -s "$src/tools/windows/bthome-keys.bat" "$job/extras/unpacked/bthome-keys/bthome-keys.bat"
+check "the stored bthome-keys.bat has CRLF line ends" \
+    test "$(grep -c $'\r$' "$src/tools/windows/bthome-keys.bat")" = "$(wc -l <"$src/tools/windows/bthome-keys.bat")"
 
 # ---- 2. the release job ------------------------------------------------------------
 # release CASE MISSING_JOB: a workspace with the artifacts of every build job but

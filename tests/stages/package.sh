@@ -12,11 +12,11 @@
 # $BTHOME_CHROOT_CACHE/bookworm-clean (default /var/cache/bthome-chroots); each run works
 # on a throw-away overlay (or copy) of it, so the cached root stays clean. Downloaded .debs
 # are kept in $BTHOME_CHROOT_CACHE/bookworm-apt-archives between runs.
-set -euo pipefail
+set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/lib/contract.sh"
 need_root "$@"
-cd "$src"
+cd "$src" || die "no $src"
 build=${1:-build-package}
 cache=${BTHOME_CHROOT_CACHE:-/var/cache/bthome-chroots}
 mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -35,8 +35,8 @@ inject=()
 grep -q '^[[:space:]]*include(BTHomePackage)' CMakeLists.txt \
     || inject=(-DCMAKE_PROJECT_INCLUDE="$src/cmake/BTHomePackage.cmake")
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF \
-    -DBTHOME_USER_INSTALL=OFF "${inject[@]}" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target bthome >/dev/null
+    -DBTHOME_USER_INSTALL=OFF "${inject[@]}" >/dev/null || die "cmake configure failed"
+cmake --build "$build" -j"$(nproc)" --target bthome >/dev/null || die "the plugin did not build"
 rm -f "$build"/*.deb
 (cd "$build" && cpack -G DEB >/dev/null) || die "cpack -G DEB failed"
 debs=("$build"/*.deb)
@@ -57,6 +57,7 @@ pkg=$(dpkg-deb -f "$deb" Package)
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort)
 profile_dir=./usr/share/wireshark/profiles/BTHome     # the BTHome configuration profile
 extcap_dir=./usr/lib/$triplet/wireshark/extcap     # the extcap and its modules
+# shellcheck disable=SC2046  # one file name per word
 expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" \
     "./usr/share/doc/$pkg/changelog.Debian.gz" "./usr/share/man/man1/bthome-keys.1.gz" \
     "./usr/share/lintian/overrides/$pkg" "./usr/bin/bthome-keys" \
@@ -76,8 +77,8 @@ check "Depends pins $abi to Wireshark $ws ($depends)" \
     grep -qF "$abi (<< $next_minor~)" <<<"$depends"
 check "Depends has $abi (>= $ws)" grep -qF "$abi (>= $ws)" <<<"$depends"
 check "Depends has what dpkg-shlibdeps found (libgcrypt20)" grep -q 'libgcrypt20' <<<"$depends"
-check "Recommends tshark | wireshark, python3 (for bthome-keys)" \
-    test "$(dpkg-deb -f "$deb" Recommends)" = "tshark | wireshark, python3"
+check "Recommends tshark | wireshark, python3 (bthome-keys, the extcap), python3-cryptography" \
+    test "$(dpkg-deb -f "$deb" Recommends)" = "tshark | wireshark, python3, python3-cryptography"
 summary=$(dpkg-deb -f "$deb" Description | sed -n 1p)
 check "a short description ($summary)" test -n "$summary"
 check "version is the project's ($(dpkg-deb -f "$deb" Version))" \

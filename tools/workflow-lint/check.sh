@@ -35,6 +35,6 @@ for f in "${files[@]}"; do
         bad=$((bad + 1))
     fi
 done
-[ "$checked" -gt 0 ] || { echo "workflow-lint: no workflow files"; bad=1; }
+[ "$checked" -gt 0 ] || { echo "workflow-lint: no workflow files"; checked=1; bad=1; }
 echo "workflow-lint: $((checked - bad)) passed, $bad failed"
 [ "$bad" = 0 ]

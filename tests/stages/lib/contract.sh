@@ -32,9 +32,13 @@ die() {
     finish
 }
 
-# Root, for debootstrap and chroot: as another user, the stage runs itself again by sudo.
+# Root, for debootstrap and chroot: as another user, the stage runs itself again by sudo,
+# with the variables that choose its caches and inputs.
 need_root() {
-    [ "$(id -u)" = 0 ] || exec sudo "$0" "$@"
+    [ "$(id -u)" = 0 ] && return
+    command -v sudo >/dev/null || die "needs root (or sudo)"
+    exec sudo --preserve-env=BTHOME_DEB,BTHOME_CHROOT_CACHE,BTHOME_DEBIAN_MIRROR,BTHOME_WS_SRC_CACHE \
+        "$0" "$@"
 }
 
 # ctest's closing line in LOG ("100% tests passed, 0 tests failed out of 158") added to
@@ -52,18 +56,21 @@ add_ctest_counts() {
 
 # count_lines PASS_RE FAIL_RE COMMAND...: runs COMMAND, its output shown; each line it
 # prints that matches PASS_RE is a test passed, FAIL_RE one failed. An exit status other
-# than 0 without a failed line counts as one failure.
+# than 0 without a failed line, or no line matching either, counts as one failure.
 count_lines() {
-    local pass_re=$1 fail_re=$2 log status bad
+    local pass_re=$1 fail_re=$2 log status bad good
     shift 2
     log=$(mktemp)
     "$@" 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     bad=$(grep -cE "$fail_re" "$log")
-    passed=$((passed + $(grep -cE "$pass_re" "$log"))); failed=$((failed + bad))
+    good=$(grep -cE "$pass_re" "$log")
+    passed=$((passed + good)); failed=$((failed + bad))
     rm -f "$log"
     if [ "$status" != 0 ] && [ "$bad" = 0 ]; then
         echo "$stage: '$*' ended with exit status $status"; failed=$((failed + 1))
+    elif [ $((good + bad)) = 0 ]; then
+        echo "$stage: '$*' reported no test"; failed=$((failed + 1))
     fi
 }
 

@@ -19,16 +19,16 @@
 #      keys.txt, and tshark decrypts captures/encrypted-ll.pcap with them.
 # Prints "load-test: N passed, M failed" last; exit status 1 on any failure.
 #
-# usage: tools/load-test.sh [--profile-zip ZIP] [--keys DIR] PLUGIN TSHARK
-#        tools/load-test.sh --distro X.Y PLUGIN
+# usage: tests/release/load-test.sh [--profile-zip ZIP] [--keys DIR] PLUGIN TSHARK
+#        tests/release/load-test.sh --distro X.Y PLUGIN
 # --distro runs checks 1 and 2 in a container (docker) of the distribution whose own
 # Wireshark package is that X.Y: Ubuntu 24.04 (4.2), Debian trixie (4.4), Debian forky
 # (4.6). Needs python3 (or python) beside tshark. BTHOME_LOAD_TEST_OS (windows, macos,
 # linux; default this machine's) chooses the documented folder: tests/release runs the
 # Windows and macOS rules on Linux with a stand-in tshark.
 set -uo pipefail
-src=$(cd "$(dirname "$0")/.." && pwd)
-usage="usage: tools/load-test.sh [--profile-zip ZIP] [--keys DIR] PLUGIN TSHARK | --distro X.Y PLUGIN"
+src=$(cd "$(dirname "$0")/../.." && pwd)
+usage="usage: tests/release/load-test.sh [--profile-zip ZIP] [--keys DIR] PLUGIN TSHARK | --distro X.Y PLUGIN"
 
 if [ "${1:-}" = "--distro" ]; then
     series=${2:?$usage}
@@ -47,7 +47,7 @@ if [ "${1:-}" = "--distro" ]; then
         apt-get update -q >/dev/null
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
             tshark python3 >/dev/null
-        exec /src/tools/load-test.sh "/plugin/$1" /usr/bin/tshark' sh "$(basename "$plugin")"
+        exec /src/tests/release/load-test.sh "/plugin/$1" /usr/bin/tshark' sh "$(basename "$plugin")"
 fi
 
 profile_zip=; keys=
@@ -60,8 +60,8 @@ while [ $# -gt 2 ]; do
 done
 plugin=${1:?$usage}
 tshark=${2:?$usage}
-# shellcheck source=tools/checks.sh
-. "$src/tools/checks.sh"
+# shellcheck source=tests/release/checks.sh
+. "$src/tests/release/checks.sh"
 finish() { echo "load-test: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
 
 python=python3

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Named checks for the shell tests that source this (tools/load-test.sh, tests/release):
+# Named checks for the shell tests that source this (tests/release/load-test.sh, tests/release):
 # `check WHAT COMMAND...` runs COMMAND, prints "  ok   WHAT" or "  FAIL WHAT" and counts it
 # in $passed or $failed; `not COMMAND...` is COMMAND's negation, for check.
 passed=0; failed=0

@@ -9,10 +9,10 @@
 # or a picture does not show what it should. The PNGs are byte-identical from run to run,
 # so `git status docs/screenshots` shows what changed.
 #
-# usage: tools/gui-screenshots.sh [--check]
+# usage: tests/gui/screenshots.sh [--check]
 #   --check   do not write docs/screenshots: fail if they differ from what this code shows
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 packages="wireshark-qt xvfb xdotool xclip imagemagick tesseract-ocr tesseract-ocr-eng
     fonts-dejavu-core"
