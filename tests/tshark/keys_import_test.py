@@ -184,6 +184,9 @@ def test_reading(check, tool, data, tmp):
     proc = tool.run(["--print-o", "-"], stdin=read(keys))
     check(proc.returncode == 0 and printed_rows(proc.stdout) == LIST_ROWS,
           "plain list on standard input (-)", proc.stderr)
+    proc = tool.run(["--print-o", "--from", "ha", "-"], stdin=read(ha_file))
+    check(proc.returncode == 0 and printed_rows(proc.stdout) == HA_ROWS,
+          "Home Assistant's file on standard input (--from ha -, as over ssh)", proc.stderr)
     proc = tool.run(["--print-o", keys, esphome])
     check(proc.returncode == 0 and printed_rows(proc.stdout) == LIST_ROWS,
           "two sources with the same keys: one row per MAC, the first name", proc.stderr)

@@ -82,8 +82,8 @@ def main():
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--doc", "--readme", dest="doc", required=True,
                     help="the Markdown file holding the recipes")
-    ap.add_argument("--captures", default=os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "captures"))
+    ap.add_argument("--captures", default=os.path.join(os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))), "captures"))
     ap.add_argument("--update", action="store_true")
     args = ap.parse_args()
     head, section, tail = marked_section(args.doc, START, END)
