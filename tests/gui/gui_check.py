@@ -786,7 +786,8 @@ class Session:
 PROFILE_IO_GRAPH_HUES = {"temperature": "(r-g>0.2 && r-b>0.2)", "humidity": "(b-r>0.2 && b-g>0.1)"}
 # Backgrounds of profile/BTHome/colorfilters (16-bit values there, 8-bit on screen); the
 # selected row (frame 1) shows the selection colour instead.
-PROFILE_COLORS = {"problem": (0xa4, 0x00, 0x00), "downgrade": (0xfc, 0xe9, 0x4f),
+PROFILE_COLORS = {"counter reset or wrap": (0xfd, 0xe6, 0xc6),
+                  "problem": (0xa4, 0x00, 0x00), "downgrade": (0xfc, 0xe9, 0x4f),
                   "duplicate": (0xee, 0xee, 0xec), "no key": (0xe0, 0xd0, 0xf0),
                   "decrypted": (0xc8, 0xf0, 0xc0), "BTHome": (0xdd, 0xee, 0xff)}
 PROFILE_COLUMN_WIDTHS = """\

@@ -3,7 +3,8 @@
 # The Debian package: build it with CPack, check what it holds and what it depends on,
 # then install it with `apt install ./<file>.deb` into a clean Debian 12 root and check
 # that tshark there lists the bthome protocol and decodes the demo capture, that
-# bthome-keys there imports keys tshark then decrypts with, and that removing the package
+# bthome-keys there imports keys tshark then decrypts with (into the default profile, and
+# into the BTHome profile, which is only global until then), and that removing the package
 # removes the plugin and bthome-keys.
 #
 # usage: tests/stages/package.sh [BUILD_DIR]      (default build-package; needs root)
@@ -130,8 +131,8 @@ fi
 mount --bind "$archives" "$root/var/cache/apt/archives" && mounts+=("$root/var/cache/apt/archives")
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 cp "$deb" "$root/tmp/"
-cp captures/bthome-demo.pcapng captures/encrypted-ll.pcap tests/tshark/data/keys-import/keys.txt \
-    "$root/tmp/"
+cp -r captures/bthome-demo.pcapng captures/encrypted-ll.pcap tests/tshark/data/keys-import/keys.txt \
+    tests/tshark/data/keys-import/homeassistant "$root/tmp/"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
@@ -167,7 +168,23 @@ check "keys imported by bthome-keys decrypt frames 1 2 7 8 9 ($decrypted)" \
     test "$decrypted" = "1 2 7 8 9 "
 check "the BTHome profile is in Wireshark's global profiles folder" \
     diff -r profile/BTHome "$root${profile_dir#.}"
-# tshark -C finds a global profile (and copies it into the personal folder on first use)
+# bthome-keys --profile BTHome with the profile only global: the personal profile is made
+# as Wireshark makes it (a copy of the global one), then the keys go in (issue 41)
+mine=$root/root/.config/wireshark/profiles/BTHome
+check "no personal BTHome profile yet, only the global one" test ! -e "$mine"
+in_root bthome-keys --profile BTHome /tmp/homeassistant >>"$work/apt.log" 2>&1 || true
+check "bthome-keys --profile BTHome (Home Assistant folder): the global profile's files, and the keys" \
+    bash -c "diff -r -x bthome_keys '$root${profile_dir#.}' '$mine' && test -s '$mine/bthome_keys'"
+decrypted=$( (in_root tshark -n -C BTHome -r /tmp/encrypted-ll.pcap -Y 'bthome.encryption.decrypted == 1' \
+    -T fields -e frame.number 2>/dev/null || true) | tr '\n' ' ')
+check "tshark -C BTHome decrypts frames 1 2 7 8 9 ($decrypted)" test "$decrypted" = "1 2 7 8 9 "
+values=$( (in_root tshark -n -C BTHome -r /tmp/encrypted-ll.pcap -c 1 -T fields \
+    -e bthome.temperature -e bthome.humidity 2>/dev/null || true) | tr '\t' ' ')
+check "frame 1 decrypts to 25.06 °C and 50.55 % ($values)" test "$values" = "25.06 50.55"
+rule=$( (in_root tshark -n -C BTHome -r /tmp/encrypted-ll.pcap -c 1 --color -T fields \
+    -e frame.coloring_rule.name 2>/dev/null || true) )
+check "the profile's colouring rule colours it ($rule)" test "$rule" = "BTHome decrypted"
+# tshark -C finds the profile (a global one it copies into the personal folder on first use)
 columns=$(in_root tshark -n -C BTHome -r /tmp/bthome-demo.pcapng -T tabs -c 1 2>/dev/null || true)
 check "tshark -C BTHome shows the profile's Device and RSSI columns ($columns)" \
     grep -qP '\tWeather,a4:c1:38:00:00:01\t-62\t' <<<"$columns"

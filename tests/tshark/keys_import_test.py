@@ -90,19 +90,35 @@ def row_text(mac, key, name):
     return f'"{mac}","{key}","{esc}"\n'
 
 
+def data_dir(folder, profile=None):
+    """A global data folder of Wireshark for WIRESHARK_DATA_DIR, which the importer takes
+    (and tshark, but not as root): profiles/ holding a copy of the profile folder given
+    as BTHome, or nothing. So the host's global profiles never count."""
+    os.makedirs(os.path.join(folder, "profiles"))
+    if profile:
+        shutil.copytree(profile, os.path.join(folder, "profiles", "BTHome"))
+    for root, dirs, files in os.walk(folder):   # tshark runs as nobody under root
+        for name in dirs + files:
+            os.chmod(os.path.join(root, name), 0o755)
+    os.chmod(folder, 0o755)
+    return folder
+
+
 class Tool:
-    """Runs the importer with a private HOME and no Wireshark variables but those given."""
+    """Runs the importer with a private HOME, a global data folder without profiles and
+    no Wireshark variables but those given."""
 
     def __init__(self, path, tmp):
         self.path = path
         self.home = os.path.join(tmp, "home")
         os.makedirs(self.home, exist_ok=True)
+        self.data = data_dir(os.path.join(tmp, "no-global-profiles"))
 
     def run(self, args, env=None, as_nobody=False, stdin=None):
         full = dict(os.environ)
         for var in ("WIRESHARK_CONFIG_DIR", "XDG_CONFIG_HOME"):
             full.pop(var, None)
-        full.update(HOME=self.home, LC_ALL="C.UTF-8")
+        full.update(HOME=self.home, LC_ALL="C.UTF-8", WIRESHARK_DATA_DIR=self.data)
         full.update(env or {})
         cmd = [sys.executable, self.path] + list(args)
         if as_nobody:
@@ -168,6 +184,9 @@ def test_reading(check, tool, data, tmp):
     proc = tool.run(["--print-o", "-"], stdin=read(keys))
     check(proc.returncode == 0 and printed_rows(proc.stdout) == LIST_ROWS,
           "plain list on standard input (-)", proc.stderr)
+    proc = tool.run(["--print-o", "--from", "ha", "-"], stdin=read(ha_file))
+    check(proc.returncode == 0 and printed_rows(proc.stdout) == HA_ROWS,
+          "Home Assistant's file on standard input (--from ha -, as over ssh)", proc.stderr)
     proc = tool.run(["--print-o", keys, esphome])
     check(proc.returncode == 0 and printed_rows(proc.stdout) == LIST_ROWS,
           "two sources with the same keys: one row per MAC, the first name", proc.stderr)
@@ -646,12 +665,116 @@ def test_round_trip(check, tool, plugin, data, captures):
               f"{frames} {err} {proc.stderr}")
 
 
+PROFILE = "BTHome"
+
+
+def profile_bytes(folder):
+    """{file name: bytes} of a profile folder's files."""
+    return {n: read(os.path.join(folder, n), "rb") for n in sorted(os.listdir(folder))
+            if os.path.isfile(os.path.join(folder, n))}
+
+
+def check_profile_in_use(check, ws, capture, case):
+    """tshark -C BTHome with the imported keys: it decrypts, with the values of the
+    captures' generator, and the profile's columns and colouring rules are there."""
+    frames, err = decrypted_frames(ws, capture, ["-C", PROFILE])
+    check(frames == DECRYPTED and "bthome_keys" not in err,
+          f"{case}: tshark -C {PROFILE} decrypts frames {DECRYPTED}",
+          f"{frames} {err!r}")
+    values = ws.run(["-n", "-C", PROFILE, "-r", capture, "-Y", "frame.number == 1", "-T",
+                     "fields", "-e", "bthome.temperature", "-e", "bthome.humidity"]).stdout
+    check(values.split() == ["25.06", "50.55"],
+          f"{case}: frame 1 decrypts to 25.06 °C and 50.55 %", repr(values))
+    row = ws.run(["-n", "-C", PROFILE, "-r", capture, "-c", "1", "-T", "tabs"]).stdout
+    check("\t54:48:e6:8f:80:a5\t" in row and "[decrypted]" in row,
+          f"{case}: the profile's Device column and the Info column", repr(row))
+    rules = ws.run(["-n", "-C", PROFILE, "-r", capture, "-c", "1", "--color", "-T", "fields",
+                    "-e", "frame.coloring_rule.name"]).stdout.strip()
+    check(rules == "BTHome decrypted", f"{case}: the profile's colouring rule", repr(rules))
+
+
+def test_global_profile(check, tool, plugin, data, captures, profile, tmp):
+    """--profile BTHome when Wireshark has the BTHome profile globally (the package, the
+    quick start as root) and, or only, personally."""
+    print("the BTHome profile installed globally, and personally")
+    capture = os.path.join(captures, "encrypted-ll.pcap")
+    ha = os.path.join(data, "homeassistant")
+    global_data = data_dir(os.path.join(tmp, "global-data"), profile)
+    shipped = profile_bytes(profile)
+    for case, args, before in [
+            ("global only", [], None),
+            ("global only, --create-profile", ["--create-profile"], None),
+            ("a profile of bthome_keys only (an older bthome-keys made it)", [], HEADER)]:
+        with IsolatedTshark(plugin, data_dir=global_data) as ws:
+            confdir = os.path.join(ws.tmp, "config")
+            mine = os.path.join(confdir, "profiles", PROFILE)
+            if before is not None:
+                os.makedirs(mine)
+                with open(os.path.join(mine, "bthome_keys"), "w", encoding="utf-8") as f:
+                    f.write(before)
+            for path in (confdir, os.path.join(confdir, "profiles"), mine,
+                         os.path.join(mine, "bthome_keys")):
+                if os.path.exists(path):
+                    give_to_nobody(path)
+            proc = tool.run(["--profile", PROFILE] + args + [ha],
+                            env={"WIRESHARK_CONFIG_DIR": confdir,
+                                 "WIRESHARK_DATA_DIR": global_data})
+            got = profile_bytes(mine) if os.path.isdir(mine) else {}
+            keys = got.pop("bthome_keys", None)
+            check(proc.returncode == 0 and "copied the global profile" in proc.stdout
+                  and got == shipped and keys is not None,
+                  f"{case}: the profile is a copy of the global one, and the keys",
+                  f"exit {proc.returncode}, files {sorted(got)}, {proc.stdout} {proc.stderr}")
+            check_profile_in_use(check, ws, capture, case)
+
+    with IsolatedTshark(plugin, data_dir=global_data) as ws:
+        confdir = os.path.join(ws.tmp, "config")
+        mine = os.path.join(confdir, "profiles", PROFILE)
+        shutil.copytree(profile, mine)
+        with open(os.path.join(mine, "preferences"), "a", encoding="utf-8") as f:
+            f.write("# the user's own change\n")
+        for root, dirs, _ in os.walk(confdir):
+            for name in dirs:
+                give_to_nobody(os.path.join(root, name))
+        give_to_nobody(confdir)
+        before = profile_bytes(mine)
+        proc = tool.run(["--profile", PROFILE, ha], env={"WIRESHARK_CONFIG_DIR": confdir,
+                                                         "WIRESHARK_DATA_DIR": global_data})
+        after = profile_bytes(mine)
+        after.pop("bthome_keys", None)
+        check(proc.returncode == 0 and "copied" not in proc.stdout and after == before,
+              "personal profile (and a global one): only bthome_keys is added, the user's "
+              "files stay", f"{proc.stdout} {proc.stderr}")
+        check_profile_in_use(check, ws, capture, "personal profile")
+
+    confdir = os.path.join(tmp, "dry-run-config")
+    os.makedirs(confdir)
+    fake = os.path.join(tmp, "fake-bin")
+    os.makedirs(fake)
+    with open(os.path.join(fake, "tshark"), "w", encoding="utf-8") as f:
+        f.write("#!/bin/sh\nprintf 'Personal configuration:\\t/nowhere\\n"
+                f"Global configuration:\\t%s\\n' '{global_data}'\n")
+    os.chmod(os.path.join(fake, "tshark"), 0o755)
+    for what, env in [
+            ("$WIRESHARK_DATA_DIR", {"WIRESHARK_DATA_DIR": global_data}),
+            ("the folder tshark -G folders names", {"WIRESHARK_DATA_DIR": "",
+             "PATH": fake + os.pathsep + os.environ.get("PATH", "")})]:
+        proc = tool.run(["--dry-run", "--profile", PROFILE, ha],
+                        env=dict(env, WIRESHARK_CONFIG_DIR=confdir))
+        template = os.path.join(global_data, "profiles", PROFILE)
+        check(proc.returncode == 0 and f"would copy the global profile {template}" in
+              proc.stdout and os.listdir(confdir) == [],
+              f"--dry-run: the global profile found through {what}, nothing written",
+              f"{proc.stdout} {proc.stderr}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--tool", default=os.path.join(ROOT, "tools", "bthome-keys"))
     ap.add_argument("--data", default=os.path.join(HERE, "data", "keys-import"))
     ap.add_argument("--captures", default=os.path.join(ROOT, "captures"))
+    ap.add_argument("--profile", default=os.path.join(ROOT, "profile", "BTHome"))
     args = ap.parse_args()
     check = Checks()
     tmp = tempfile.mkdtemp(prefix="bthome-keys-")
@@ -664,6 +787,8 @@ def main():
         test_merge(check, tool, args.data, tmp)
         test_locations(check, tool, args.data, os.path.join(tmp, "where"))
         test_round_trip(check, tool, args.plugin, args.data, args.captures)
+        test_global_profile(check, tool, args.plugin, args.data, args.captures,
+                            args.profile, os.path.join(tmp, "global"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return check.summary("keys-import")
