@@ -8,10 +8,12 @@ probabilities, a new seed per file; every third group also cut to a snap length 
 `tshark -nVxr` with the plugin on each result: every other run with all the keys of
 captures/*.keys configured, every other pair of runs with two passes (-2: the second
 pass takes the audit's findings from the first, as the GUI does when it re-dissects).
-The plugin should be built with ASan and UBSan: libasan is preloaded into tshark, and
-Wireshark's allocators are told to use malloc for every block so that ASan sees their
-bounds. To start tshark less often, each run reads GROUP mutated files concatenated with
-mergecap; a run with a finding is repeated file by file to name the culprit.
+The plugin should be built with ASan and UBSan: the mutation stage runs the sanitizer
+tree's tshark and plugin (--runtime ""); with a plugin built alone, libasan is preloaded
+into tshark (--runtime). Wireshark's allocators are told to use malloc for every block so
+that ASan sees their bounds. To start tshark less often, each run reads GROUP mutated
+files concatenated with mergecap; a run with a finding is repeated file by file to name
+the culprit.
 
 A finding, which fails the test:
   - a sanitizer report (ASan, UBSan) or a crash (signal, timeout);
@@ -23,7 +25,7 @@ A finding, which fails the test:
   - GLib criticals or errors on stderr.
 Culprit files are kept in --findings with a note of how to remake them.
 
-    tests/robustness/mutate.py --plugin build-asan/bthome.so --captures captures \
+    tests/robustness/mutate.py --plugin PLUGIN.so [--runtime LIBASAN] --captures captures \
         [--files 400] [--seconds 90] [--jobs 2] [--seed 1]
 """
 import argparse
