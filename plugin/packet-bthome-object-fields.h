@@ -6,7 +6,7 @@
 #ifndef PACKET_BTHOME_OBJECT_FIELDS_H
 #define PACKET_BTHOME_OBJECT_FIELDS_H
 
-#include <epan/value_string.h>
+#include <epan/packet.h>     /* value_string: epan/ up to 4.4, wsutil/ from 4.6 */
 
 /* Registers one field per distinct field of the table, under proto. */
 void bthome_register_object_fields(int proto);
