@@ -38,7 +38,7 @@ def windows_path(path):
 
 
 def expected(source, name):
-    with open(os.path.join(source, "tests", "expected", name), encoding="utf-8") as f:
+    with open(os.path.join(source, "tests", "tshark", "expected", name), encoding="utf-8") as f:
         return f.read().splitlines()
 
 
