@@ -18,6 +18,7 @@ WIRESHARK_PLUGIN_DIR and loads the plugins beside its program (wsutil/filesystem
 under Wine the plugin is the one in the build's run/plugins/X.Y/epan, and on Windows a
 copy in the personal folder of WIRESHARK_CONFIG_DIR.
 """
+import hashlib
 import os
 import re
 import shutil
@@ -43,12 +44,35 @@ def tshark_command(tshark=TSHARK):
 
 
 def tshark_version(tshark=TSHARK):
+    """X.Y of tshark. `tshark --version` is a whole start of tshark, and every test asks:
+    the answer is kept in the temporary folder, under the program's path, size and time
+    (a rebuilt tshark is asked again)."""
+    path = os.path.realpath(shutil.which(tshark) or tshark)
+    stat = os.stat(path)
+    key = hashlib.sha256(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()
+    kept = os.path.join(tempfile.gettempdir(), f"bthome-tshark-version-{key[:32]}")
+    try:
+        with open(kept, encoding="ascii") as f:
+            version = f.read()
+        if re.fullmatch(r"\d+\.\d+", version):
+            return version
+    except OSError:
+        pass
     out = subprocess.run(tshark_command(tshark) + ["--version"], capture_output=True,
                          text=True).stdout
     m = re.search(r"(\d+)\.(\d+)\.\d+", out)
     if not m:
         sys.exit("wsrun: cannot tell the tshark version")
-    return f"{m.group(1)}.{m.group(2)}"
+    version = f"{m.group(1)}.{m.group(2)}"
+    try:    # written whole, even with tests asking side by side; another user's stays
+        with tempfile.NamedTemporaryFile("w", encoding="ascii", dir=os.path.dirname(kept),
+                                         prefix=os.path.basename(kept), delete=False) as f:
+            f.write(version)
+        os.chmod(f.name, 0o644)
+        os.replace(f.name, kept)
+    except OSError:
+        pass
+    return version
 
 
 def plugin_version_dir(tshark=TSHARK):

@@ -5,9 +5,10 @@
 # workflow's Linux job runs), with clang and AddressSanitizer, UndefinedBehaviorSanitizer
 # and libFuzzer's instrumentation (tools/build-sanitizer-tree.sh: the build fuzzshark shares),
 # then the ctest suite's tshark tests (label "tshark": every capture's dissection,
-# statistics, keys, ...; not the profile's, label "profile-files", nor the summary runs,
-# label "summary-runs": fuzzshark's target bthome runs BTHome without a tree under the
-# same sanitizers) with that tree's tshark and plugin, under the sanitizers: any
+# statistics, keys, ...; but not what reruns plugin code this stage runs already, labels
+# "profile-files", "summary-runs" (fuzzshark's target bthome runs BTHome without a tree
+# under the same sanitizers), "link-variants", "key-import" and "locale", see
+# tests/CMakeLists.txt) with that tree's tshark and plugin, under the sanitizers: any
 # report ends tshark with an error, which fails its test. A build tree's tshark loads
 # the plugins of its own run/plugins folder, where build-in-tree.sh puts the plugin.
 set -uo pipefail
@@ -31,7 +32,8 @@ trap 'rm -rf "$tests" "$out"' EXIT
 # every wmem allocation its own block, so that ASan sees each; UBSan stops tshark.
 export ASAN_OPTIONS=detect_leaks=0 WIRESHARK_DEBUG_WMEM_OVERRIDE=simple
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-BTHOME_TSHARK=$build/run/tshark ctest --test-dir "$tests" -L tshark -LE 'profile-files|summary-runs|link-variants' \
+BTHOME_TSHARK=$build/run/tshark ctest --test-dir "$tests" -L tshark \
+    -LE 'profile-files|summary-runs|link-variants|key-import|locale' \
     --output-on-failure -j2 2>&1 | tee "$out"
 add_ctest_counts "$out"
 finish

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Mutation: the sample captures corrupted with editcap -E through tshark -nVxr
 # (tests/robustness/mutate.py), BTHOME_MUTATION_FILES (400) files or
-# BTHOME_MUTATION_SECONDS (90), on the sanitizer tree the in-tree stage builds
+# BTHOME_MUTATION_SECONDS (45), on the sanitizer tree the in-tree stage builds
 # (tools/build-sanitizer-tree.sh): its tshark and plugin under ASan and UBSan, which the
 # tree links in (no runtime to preload).
 set -uo pipefail
@@ -13,5 +13,5 @@ plugin=$("$src/tools/build-sanitizer-tree.sh" | tail -n 1)
 export BTHOME_TSHARK=${plugin%/run/*}/run/tshark
 check "mutated captures" python3 "$src/tests/robustness/mutate.py" --plugin "$plugin" \
     --runtime "" --captures "$src/captures" --files "${BTHOME_MUTATION_FILES:-400}" \
-    --seconds "${BTHOME_MUTATION_SECONDS:-90}" --findings "$src/build-mutation-findings"
+    --seconds "${BTHOME_MUTATION_SECONDS:-45}" --findings "$src/build-mutation-findings"
 finish

@@ -3,8 +3,9 @@
 # The Windows stage: Wireshark 4.0.17's tshark and the plugin cross-built for Windows x64
 # with MinGW-w64 from Debian 12's source package (tools/build-windows.sh), run under
 # Wine. First the ctest suite's tshark tests (label "tshark": every capture against the
-# same expected output as on Linux, statistics, keys, locale, ...; the profile's files
-# and the summary runs, labels "profile-files" and "summary-runs", are left to Linux)
+# same expected output as on Linux, statistics, keys, locale, ...; the profile's files,
+# the summary runs, the link variants and the key importer, labels "profile-files",
+# "summary-runs", "link-variants" and "key-import", are left to Linux)
 # with tshark.exe and bthome.dll, then tests/tshark/windows_test.py: what only Windows does
 # (%APPDATA% with the keys and the profile, Windows paths with spaces, CRLF keys files,
 # -o keys).
@@ -58,7 +59,8 @@ trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
 { cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
   cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
     { cat "$out"; die "cannot configure the tests"; }
-BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark -LE 'profile-files|summary-runs|link-variants' \
+BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark \
+    -LE 'profile-files|summary-runs|link-variants|key-import' \
     --output-on-failure -j2 2>&1 | tee "$out"
 add_ctest_counts "$out"
 check "what only Windows does (tests/tshark/windows_test.py)" \

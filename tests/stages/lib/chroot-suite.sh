@@ -3,10 +3,11 @@
 # The stage of one Debian suite (tests/stages/trixie.sh, forky.sh): the plugin built and
 # the ctest suite run inside a cached chroot of that suite (tools/chroot.sh), with its
 # Wireshark's development files and tshark; but for what only the host's suite runs
-# (labels link-variants and source-only, tests/CMakeLists.txt).
-# usage: tests/stages/lib/chroot-suite.sh SUITE      (trixie = 4.4, forky = 4.6)
+# (labels link-variants and source-only, tests/CMakeLists.txt) and the labels named.
+# usage: tests/stages/lib/chroot-suite.sh SUITE [LABEL|LABEL...]  (trixie = 4.4, forky = 4.6)
 set -uo pipefail
-stage=${1:?usage: chroot-suite.sh SUITE}
+stage=${1:?usage: chroot-suite.sh SUITE [LABELS]}
+skip="link-variants|source-only${2:+|$2}"
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/contract.sh"
 need_root "$@"
@@ -25,12 +26,12 @@ mountpoint -q "$root/proc" || mount -t proc proc "$root/proc" || die "cannot mou
 
 version=$(chroot "$root" tshark --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1)
 echo "$stage: Wireshark $version (chroot $root)"
-chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 sh -c '
+chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 SKIP="$skip" sh -c '
     set -e
     rm -rf /tmp/build   # tar keeps the source times: an older build could look up to date
     cmake -S /src -B /tmp/build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/tmp/cmake.log \
         || { cat /tmp/cmake.log; exit 1; }
     cmake --build /tmp/build -j2 >/tmp/build.log 2>&1 || { cat /tmp/build.log; exit 1; }
-    ctest --test-dir /tmp/build -LE "link-variants|source-only" --output-on-failure -j2' 2>&1 | tee "$log"
+    ctest --test-dir /tmp/build -LE "$SKIP" --output-on-failure -j2' 2>&1 | tee "$log"
 add_ctest_counts "$log"
 finish
