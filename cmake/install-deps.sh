@@ -35,7 +35,7 @@ case "${1:-}" in --tests|--extcap) packages="$packages python3-dissononce" ;; es
 [ "${1:-}" = "--tests" ] && ! command -v npm >/dev/null && packages="$packages nodejs npm"
 # --tests also: the locale tests generate de_DE.UTF-8 from the locales package's sources.
 [ "${1:-}" = "--tests" ] && packages="$packages locales"
-in_tree_packages="g++ ninja-build ccache flex perl \
+in_tree_packages="g++ ninja-build flex perl \
     libglib2.0-dev libc-ares-dev libpcre2-dev libxml2-dev libspeexdsp-dev bzip2 xz-utils"
 [ "${1:-}" = "--in-tree" ] && packages="$packages $in_tree_packages"
 [ "${1:-}" = "--sanitizers" ] && packages="$packages clang libclang-rt-dev llvm"

@@ -4,9 +4,9 @@
 # Wireshark's doc/README.plugins describes a custom plugin: this checkout becomes
 # plugins/epan/bthome of the tree (a copy without build output and .git), configured
 # with -DCUSTOM_PLUGIN_SRC_DIR=plugins/epan/bthome. Builds tshark and the plugin only
-# (no GUI), with Wireshark's warnings as errors, ccache when it is on PATH,
-# $BTHOME_WS_CMAKE_ARGS appended to the configure command (later -D options win) and
-# $BTHOME_WS_TARGETS built too.
+# (no GUI), with Wireshark's warnings as errors, $BTHOME_WS_CMAKE_ARGS appended to the
+# configure command (later -D options win; e.g. Wireshark's own -DENABLE_CCACHE=ON, with
+# ccache installed) and $BTHOME_WS_TARGETS built too.
 # Installs nothing. Prints the built plugin's path last, e.g.
 # BUILD_DIR/run/plugins/4.0/epan/bthome.so (bthome.dll on Windows).
 #
@@ -39,9 +39,6 @@ fi
 # CMake only warns about an option a tag does not know.
 args=(-G Ninja -DCUSTOM_PLUGIN_SRC_DIR=plugins/epan/bthome -DENABLE_WERROR=ON
       -DBUILD_wireshark=OFF -DBUILD_logray=OFF -DBUILD_stratoshark=OFF -DBUILD_sharkd=OFF)
-if command -v ccache >/dev/null; then
-    args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
 # shellcheck disable=SC2206  # one argument per word
 extra=(${BTHOME_WS_CMAKE_ARGS:-})
 mkdir -p "$build"

@@ -8,9 +8,10 @@
 # ENABLE_FUZZER; -O1, line tables only). It builds tshark, the plugin, and Wireshark's
 # fuzzshark with the plugin linked in (fuzzshark-bthome, and its coverage twin).
 #
-# Cached in $BTHOME_IN_TREE_CACHE/<version>-sanitizers (default /var/cache/bthome-in-tree),
-# the compiler's output in its ccache/ folder; one build at a time. Prints the plugin's
-# path last: BUILD/run/plugins/X.Y/epan/bthome.so, beside BUILD/run/tshark and
+# Cached in $BTHOME_IN_TREE_CACHE/<version>-sanitizers (default /var/cache/bthome-in-tree):
+# the kept build folder makes a second run quick (ninja compiles only what changed), so
+# no ccache; one build at a time. Prints the plugin's path last:
+# BUILD/run/plugins/X.Y/epan/bthome.so, beside BUILD/run/tshark and
 # BUILD/run/fuzzshark-bthome.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +30,7 @@ mkdir -p "$cache" || fail "cannot make $cache"
 echo "in-tree build: Wireshark $version from $(cat "$ws/.ready") with clang, ASan, UBSan" \
      "and libFuzzer, in $build" >&2
 
-export CC=clang CXX=clang++ CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+export CC=clang CXX=clang++
 export CFLAGS="-gline-tables-only -fno-omit-frame-pointer" CXXFLAGS="-gline-tables-only -fno-omit-frame-pointer"
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
 export ASAN_OPTIONS=detect_leaks=0      # tools the build runs, should one be instrumented

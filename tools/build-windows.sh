@@ -13,8 +13,8 @@
 # usage: tools/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR
 #
 # The cross-built libraries are cached in one prefix, $BTHOME_WINDOWS_CACHE/prefix
-# (default /var/cache/bthome-windows), and the compiler's output in its ccache/ (unless
-# CCACHE_DIR says otherwise), so a second run builds only the plugin and what changed.
+# (default /var/cache/bthome-windows), and BUILD_DIR is never cleaned, so a second run
+# builds only the plugin and what changed (ninja), with no ccache.
 # Needs root or sudo to install the MinGW-w64 toolchain (cmake/install-deps.sh --windows).
 set -euo pipefail
 usage="usage: tools/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR"
@@ -26,7 +26,6 @@ prefix=$cache/prefix
 host=x86_64-w64-mingw32
 jobs=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 say() { echo "build-windows: $*" >&2; }
-export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 mkdir -p "$cache/src" "$prefix"
 # One build at a time in the cache (a second waits).
 exec 9>"$cache/.build.lock"
