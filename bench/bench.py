@@ -146,10 +146,9 @@ class Target:
         log(f"bench: building the plugin for Wireshark {self.version} in {build}")
         self.shell(f"cmake -S {self.inside(src)} -B {self.inside(build)} "
                    "-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF >/dev/null && "
-                   f"cmake --build {self.inside(build)} -j2 --target bthome bthome_core_shared"
+                   f"cmake --build {self.inside(build)} -j2 --target bthome"
                    " >/dev/null")
         self.plugin = build / "bthome.so"
-        self.core = build / "libbthomecore.so"
 
     def environment(self, name, keys=None):
         """A Wireshark home: the plugin alone in its plugin dir, a config dir with the
@@ -221,7 +220,7 @@ def measure(cmd):
 # Captures
 
 
-def generate(core, out_dir, packets, devices, share, links):
+def generate(out_dir, packets, devices, share, links):
     tag = f"{packets}-{devices}d-{round(share * 100)}enc"
     paths = {link: out_dir / f"large-{tag}-{link}.pcap" for link in links}
     keys = out_dir / f"large-{tag}.keys"
@@ -232,7 +231,7 @@ def generate(core, out_dir, packets, devices, share, links):
     t0 = time.time()
     run_checked([sys.executable, str(GENERATOR), "--large", str(packets), "--devices",
                  str(devices), "--encrypted-share", str(share), "--links", ",".join(links),
-                 "--out", str(out_dir), "--core", str(core)])
+                 "--out", str(out_dir)])
     log(f"bench:   {time.time() - t0:.0f} s")
     return paths, keys
 
@@ -624,16 +623,13 @@ def main():
     data = args.data or args.scratch / "data"
     data.mkdir(parents=True, exist_ok=True)
 
-    # The host build first: its core encrypts the captures.
     targets = [Target(v, args.scratch) for v in args.versions.split(",")]
-    host_core_target = next((t for t in targets if not t.root), None) or Target("4.0", args.scratch)
-    for t in targets + ([host_core_target] if host_core_target not in targets else []):
+    for t in targets:
         t.tshark_version()
         t.build()
-    core = host_core_target.core
 
-    mixed, mixed_keys = generate(core, data, args.packets, args.devices, 0.3, links)
-    plain, _ = generate(core, data, args.packets, args.devices, 0.0, links)
+    mixed, mixed_keys = generate(data, args.packets, args.devices, 0.3, links)
+    plain, _ = generate(data, args.packets, args.devices, 0.0, links)
     no_ble = write_no_ble(data / f"no-ble-{args.packets}.pcap", args.packets)
 
     report = [("Patched with " + ", ".join(p.name for p in PATCHES) + ". " if PATCHES else "")
@@ -717,7 +713,7 @@ def main():
             points += [(args.packets, int(d)) for d in args.linearity_devices.split(",") if d]
             link = links[0]
             for n, devs in points:
-                paths, keys = generate(core, data, n, devs, 0.3, [link])
+                paths, keys = generate(data, n, devs, 0.3, [link])
                 home = t.environment(f"keys-{devs}", keys)
                 log(f"bench: {t.real_version} linearity {n} adverts {devs} devices")
                 res = run_group(t, t.place(paths[link]), "summary", [
@@ -741,7 +737,7 @@ def main():
             print("\n\n" + report[-1], flush=True)
 
         if args.callgrind:
-            paths, keys = generate(core, data, args.callgrind, args.devices,
+            paths, keys = generate(data, args.callgrind, args.devices,
                                    args.callgrind_encrypted, [links[0]])
             homes_cg = {"plugin": homes["plugin"], "keys": t.environment("keys-cg", keys)}
             rows = callgrind(t, t.place(paths[links[0]]), args.callgrind, homes_cg,

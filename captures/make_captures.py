@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Write the BTHome test captures: the same advertisements framed for every BLE link type.
 
-The object table comes from core/bthome_objects.h (the C X-macro table; plugin/ in older
-trees), so a row added there shows up in the all-objects captures without touching this
-file. Output is byte-identical on every run: fixed timestamps, no randomness.
+The object table comes from core/bthome_objects.h (the C X-macro table), so a row added
+there shows up in the all-objects captures without touching this file. Output is
+byte-identical on every run: fixed timestamps, no randomness. The encrypted sets are sealed
+with python3-cryptography's AES-CCM, which shares no code with the plugin that opens them.
 
 Usage: python3 captures/make_captures.py [--out DIR]
 """
 
 import argparse
-import ctypes
 import json
 import math
 import random
@@ -19,20 +19,10 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+
 HERE = Path(__file__).resolve().parent
-
-
-def source_file(name):
-    """A C source of the project: core/NAME, or plugin/NAME in trees from before the core
-    moved out of the plugin."""
-    for folder in ("core", "plugin"):
-        path = HERE.parent / folder / name
-        if path.exists():
-            return path
-    return HERE.parent / "core" / name  # missing: the error names the current place
-
-
-OBJECTS_H = source_file("bthome_objects.h")
+OBJECTS_H = HERE.parent / "core" / "bthome_objects.h"
 
 # ---------------------------------------------------------------------------
 # The object table
@@ -338,45 +328,28 @@ def errors():
 
 
 # ---------------------------------------------------------------------------
-# Encryption: through the plugin's own core (libbthomecore.so, libgcrypt AES-CCM)
+# Encryption (https://bthome.io/encryption/): AES-128-CCM with a 4-byte MIC. The nonce is
+# the device MAC (display order), the UUID as on the wire, for v2 the info byte, then the
+# counter (u32 LE); v1 (UUID 0x181E) adds the associated data 0x11. Service data carries
+# ciphertext | counter | MIC.
 
-DEFAULT_CORE = HERE.parent / "build" / "libbthomecore.so"
+def ccm_seal(key, mac, uuid_and_info, counter, plain, aad=None):
+    """ciphertext | counter | MIC, the nonce being MAC, uuid_and_info and the counter."""
+    ctr = struct.pack("<I", counter)
+    nonce = bytes.fromhex(mac.replace(":", "")) + uuid_and_info + ctr
+    sealed = AESCCM(bytes.fromhex(key), tag_length=4).encrypt(nonce, plain, aad)
+    return sealed[:-4] + ctr + sealed[-4:]
 
 
-class Core:
-    """The Wireshark-free core of the plugin, loaded as a shared library."""
+def v2_seal(key, mac, info, counter, plain):
+    """Encrypted v2 service data after the info byte (and included MAC)."""
+    return ccm_seal(key, mac, struct.pack("<HB", BTHOME_V2, info), counter, plain)
 
-    def __init__(self, path):
-        try:
-            self.lib = ctypes.CDLL(str(path))
-        except OSError as e:
-            raise SystemExit(f"{e}\nbuild the project first (cmake --build build), "
-                             "or pass --core PATH/libbthomecore.so")
-        self.lib.bthome_v2_encrypt.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
-                                               ctypes.c_uint8, ctypes.c_uint32,
-                                               ctypes.c_char_p, ctypes.c_size_t,
-                                               ctypes.c_char_p]
-        self.lib.bthome_v2_encrypt.restype = ctypes.c_bool
-        self.lib.bthome_v1_encrypt.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
-                                               ctypes.c_uint32, ctypes.c_char_p,
-                                               ctypes.c_size_t, ctypes.c_char_p]
-        self.lib.bthome_v1_encrypt.restype = ctypes.c_bool
 
-    def v2_encrypt(self, key, mac, info, counter, plain):
-        """ciphertext | counter | MIC for v2 service data with this info byte."""
-        out = ctypes.create_string_buffer(len(plain) + 8)
-        if not self.lib.bthome_v2_encrypt(bytes.fromhex(key), bytes.fromhex(mac.replace(":", "")),
-                                          info, counter, plain, len(plain), out):
-            raise SystemExit("bthome_v2_encrypt failed")
-        return out.raw
-
-    def v1_encrypt(self, key, mac, counter, plain):
-        """ciphertext | counter | MIC for v1 service data (UUID 0x181E)."""
-        out = ctypes.create_string_buffer(len(plain) + 8)
-        if not self.lib.bthome_v1_encrypt(bytes.fromhex(key), bytes.fromhex(mac.replace(":", "")),
-                                          counter, plain, len(plain), out):
-            raise SystemExit("bthome_v1_encrypt failed")
-        return out.raw
+def v1_seal(key, mac, counter, plain):
+    """Encrypted v1 service data (UUID 0x181E)."""
+    return ccm_seal(key, mac, struct.pack("<H", BTHOME_V1_ENCRYPTED), counter, plain,
+                    aad=b"\x11")
 
 
 SPEC_KEY = "231d39c1d7cc1ab1aee224cd096db932"
@@ -412,8 +385,7 @@ def key_row(mac, key, name):
 class Sealer:
     """Builds encrypted adverts, and the rows of the set's TSV: what each frame must show."""
 
-    def __init__(self, core):
-        self.core = core
+    def __init__(self):
         self.adverts = []
         self.rows = []
 
@@ -427,23 +399,23 @@ class Sealer:
         """Encrypted v2 service data; mac_included puts the device MAC in the payload."""
         if mac_included:
             info |= 0x02
-        body = self.core.v2_encrypt(dev.key, dev.mac, info, counter, plain)
+        body = v2_seal(dev.key, dev.mac, info, counter, plain)
         return bytes([info]) + (mac_le(dev.mac) if mac_included else b"") + body
 
     def sealed_v1(self, dev, counter, plain):
-        return self.core.v1_encrypt(dev.key, dev.mac, counter, plain)
+        return v1_seal(dev.key, dev.mac, counter, plain)
 
     def advert(self, dev, service_data, advertiser=None, uuid=BTHOME_V2):
         return Advert(advertiser or dev.mac, adv_data(service_data, uuid=uuid),
                       random=dev.random or advertiser is not None)
 
 
-def encrypted(core):
+def encrypted():
     """Decryption outcomes, one device or key situation per frame."""
-    s = Sealer(core)
+    s = Sealer()
     spec = s.sealed(SPEC_DEVICE, 0x00112233, h("02 ca 09 03 bf 13"))
     if spec != SPEC_ENCRYPTED:
-        raise SystemExit(f"the core does not reproduce the spec's example: {spec.hex()}")
+        raise SystemExit(f"the sealing does not reproduce the spec's example: {spec.hex()}")
     s.add(s.advert(SPEC_DEVICE, spec), ("bthome.temperature", "25.06"),
           ("bthome.humidity", "50.55"), ("bthome.encryption.decrypted", "1"),
           ("bthome.encryption.counter", "1122867"),
@@ -477,9 +449,9 @@ def encrypted(core):
     return s, keys
 
 
-def encrypted_wildcard(core):
+def encrypted_wildcard():
     """'*' keys: tried on every device, after the device's own keys."""
-    s = Sealer(core)
+    s = Sealer()
     # The first row is a '*' with hallway's key, listed before hallway's own row: the
     # exact row must still be the one reported.
     s.add(s.advert(HALLWAY, s.sealed(HALLWAY, 20, h("02 ca 09"))),
@@ -500,9 +472,9 @@ def encrypted_wildcard(core):
 AUDIT_EXPERTS = ("duplicate", "counter_reuse", "replay", "downgrade")
 
 
-def encrypted_audit(core):
+def encrypted_audit():
     """One capture per audit condition (docs/encryption.md), device by device."""
-    s = Sealer(core)
+    s = Sealer()
     a = SPEC_DEVICE
     first = s.sealed(a, 100, h("02 ca 09 03 bf 13"))
     f1 = s.add(s.advert(a, first), ("bthome.temperature", "25.06"))
@@ -541,9 +513,9 @@ def encrypted_audit(core):
     return s, keys
 
 
-def encrypted_clean(core):
+def encrypted_clean():
     """Well-behaved devices, keyed and not: no audit finding may show."""
-    s = Sealer(core)
+    s = Sealer()
     for i in range(4):
         s.add(s.advert(SPEC_DEVICE, s.sealed(SPEC_DEVICE, 200 + i, h("02") +
                                               (2500 + i).to_bytes(2, "little"))))
@@ -664,9 +636,9 @@ V1_DEVICE = Device("A4:C1:38:E1:00:01", "b1e2a3d4c5f60718293a4b5c6d7e8f91", "bpa
 V1_NOKEY = Device("A4:C1:38:E1:00:02", "0123456789abcdef0123456789abcdef")
 
 
-def v1_encrypted(core):
+def v1_encrypted():
     """UUID 0x181E: AES-CCM with AAD 0x11 and a 12-byte nonce; same keys and audit as v2."""
-    s = Sealer(core)
+    s = Sealer()
     d = V1_DEVICE
     first = s.sealed_v1(d, 1, h("23 02 c4 09 03 03 bf 13"))
     f1 = s.add(s.advert(d, first, uuid=BTHOME_V1_ENCRYPTED), ("bthome.temperature", "25.00"),
@@ -723,12 +695,12 @@ ALL_EXPERTS = ("truncated", "unknown_object", "out_of_order", "bad_version", "re
                "counter_reuse", "replay", "duplicate", "downgrade", "legacy_v1", "bad_format")
 
 
-def interop(core):
+def interop():
     """Issue 24: the audit history across plaintext, v1 and other devices' adverts (a
     replay after a downgrade, a retransmission after a failed MIC, nonce reuse across a
     plaintext advert, ...), empty object lists, and button values beyond the named ones.
     One advert per frame on every link type."""
-    s = Sealer(core)
+    s = Sealer()
 
     def no(*experts):
         return [("!bthome.expert." + e, "") for e in experts]
@@ -838,10 +810,10 @@ def cut_short():
             for i, (adv, snap, comment) in enumerate(cuts)]
 
 
-def multi_report(core):
+def multi_report():
     """Several devices per HCI report event (LL link types: one frame per advert). The
     last event holds two encrypted devices: each report's own address makes its nonce."""
-    s = Sealer(core)
+    s = Sealer()
     groups = [
         (weather(1, 2150, 4820, 101325, 87), door(1, False)),
         (button(1, "press"),),
@@ -887,11 +859,11 @@ MANY_START_US = 1719828000 * 1_000_000  # 2024-07-01 10:00:00 UTC
 MANY_KINDS = ("TH", "TH", "BTN", "PWR", "ENC")  # device i has kind MANY_KINDS[i % 5]
 
 
-def many_devices(core, devices=50, adverts=3000):
+def many_devices(devices=50, adverts=3000):
     """A house of sensors: thermometers, buttons (each press sent twice), power meters and
     encrypted thermometers, names in the first and every fourth advert."""
     rng = random.Random(4)
-    s = Sealer(core)
+    s = Sealer()
     plain_of = {}  # id(advert) -> plaintext objects, for the expected statistics
     devs = [Device(f"A4:C1:38:{0xA0 + i // 256:02X}:{i % 256:02X}:{i:02X}",
                    f"{i:02x}" * 16, f"{MANY_KINDS[i % 5]}{i:02d}") for i in range(devices)]
@@ -1269,13 +1241,13 @@ def large_devices(devices, encrypted_share=0.3):
     return out
 
 
-def large_adverts(core, adverts, devices, encrypted_share=0.3, seed=6):
+def large_adverts(adverts, devices, encrypted_share=0.3, seed=6):
     """Yields the adverts of a large capture: TH stations (packet id, battery, temperature,
     humidity), buttons (trigger-based, each press sent twice), energy meters (energy,
     power), encrypted variants of the three; names in a device's first and every tenth
     advert; LARGE_REPEAT of the sensor adverts heard twice."""
     rng = random.Random(seed)
-    s = Sealer(core)
+    s = Sealer()
     devs = large_devices(devices, encrypted_share)
     count = [0] * len(devs)
     pending = [None] * len(devs)
@@ -1358,7 +1330,7 @@ LARGE_FRAMES = {  # link -> (LINKTYPE, frame of one advert); one advert per fram
 }
 
 
-def write_large(core, out_dir, adverts, devices, encrypted_share=0.3, links=LARGE_LINKS,
+def write_large(out_dir, adverts, devices, encrypted_share=0.3, links=LARGE_LINKS,
                 tag=None):
     """large-<tag>-<link>.pcap (streamed, same record format as write_pcap) and
     large-<tag>.keys, the bthome_keys rows of the encrypting devices (also a valid UAT
@@ -1372,7 +1344,7 @@ def write_large(core, out_dir, adverts, devices, encrypted_share=0.3, links=LARG
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, LARGE_FRAMES[link][0]))
         files[link] = f
         written.append(path)
-    for seq, adv in enumerate(large_adverts(core, adverts, devices, encrypted_share)):
+    for seq, adv in enumerate(large_adverts(adverts, devices, encrypted_share)):
         t = LARGE_START_US + seq * LARGE_STEP_US
         for link, f in files.items():
             data = LARGE_FRAMES[link][1](adv, seq, t)
@@ -1392,8 +1364,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE,
                         help="output folder (default: the captures/ folder)")
-    parser.add_argument("--core", type=Path, default=DEFAULT_CORE,
-                        help=f"the plugin's core library, to encrypt (default: {DEFAULT_CORE})")
     parser.add_argument("--large", type=int, metavar="N",
                         help="write only the large benchmark captures: N adverts "
                              "(e.g. 1000000) on the nRF Sniffer and HCI link types, into "
@@ -1409,12 +1379,11 @@ def main():
     if args.large is not None:
         if args.out.resolve() == HERE:
             parser.error("--large needs --out DIR outside captures/")
-        for path in write_large(Core(args.core), args.out, args.large, args.devices,
+        for path in write_large(args.out, args.large, args.devices,
                                 args.encrypted_share, args.links.split(","), args.tag):
             print(path)
         return
     args.out.mkdir(parents=True, exist_ok=True)
-    core = Core(args.core)
 
     table = load_object_table()
     spec_events, spec_rows = spec_examples()
@@ -1427,13 +1396,13 @@ def main():
         "v1-examples": v1_events,
         "v1-errors": v1_error_events,
     }
-    sets["multi-report"], multi_keys = multi_report(core)
+    sets["multi-report"], multi_keys = multi_report()
     written = [write_keys(args.out / "multi-report.keys", multi_keys)]
     for name, make in (("encrypted", encrypted), ("encrypted-wildcard", encrypted_wildcard),
                        ("encrypted-audit", encrypted_audit),
                        ("encrypted-clean", encrypted_clean), ("v1-encrypted", v1_encrypted),
                        ("interop", interop)):
-        sealer, keys = make(core)
+        sealer, keys = make()
         sets[name] = one_per_event(sealer.adverts, SET_START_US)
         written += [write_tsv(args.out / f"{name}.tsv", sealer.rows),
                     write_keys(args.out / f"{name}.keys", keys)]
@@ -1448,7 +1417,7 @@ def main():
     write_pcapng(demo_path, 256, LINK_TYPES["ll-phdr"][1](demo_events))
     written.append(write_stats(args.out / "bthome-demo.stats.json", expected_stats(
         [a for ev in demo_events for a in ev.adverts])))
-    many_events, many_keys, many_stats = many_devices(core)
+    many_events, many_keys, many_stats = many_devices()
     for link in ("nrf-sniffer", "hci-h4"):
         linktype, builder = LINK_TYPES[link]
         path = args.out / f"many-devices-{link}.pcap"

@@ -7,7 +7,8 @@
 #   help2man and lintian;
 #   --extcap adds what the extcap's tests use (tests/stages/extcap.sh): python3-dissononce,
 #   the independent Noise implementation its handshake is tested against (--tests too);
-#   the extcap itself (extcap/bthome-proxy) needs python3-cryptography, always installed;
+#   the extcap itself (extcap/bthome-proxy) and the capture generator
+#   (captures/make_captures.py) need python3-cryptography, always installed;
 #   --in-tree adds what building tshark from Wireshark's source needs
 #   (tools/build-in-tree.sh): the libraries its CMake requires (GLib, libgcrypt, c-ares,
 #   PCRE2, flex; its grammars use its own lemon, not bison; LibXml2, which 4.5 and later

@@ -110,8 +110,8 @@ bthome_cipher_t *bthome_cipher_new(const uint8_t key[BTHOME_KEY_LEN])
 {
     bthome_cipher_t *cipher;
 
-    /* Wireshark initialises libgcrypt before plugins register; the generator and the
-     * unit tests load the core alone and must do it themselves. */
+    /* Wireshark initialises libgcrypt before plugins register; the unit tests and the
+     * fuzzers use the core alone and must do it themselves. */
     if (!gcry_control(GCRYCTL_INITIALIZATION_FINISHED_P)) {
         gcry_check_version(NULL);
         gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
@@ -166,62 +166,4 @@ bthome_crypt_status_t bthome_ccm_decrypt(bthome_cipher_t *cipher,
         return BTHOME_CRYPT_ERROR;
     return gcry_cipher_checktag(cipher->hd, mic, BTHOME_MIC_LEN) ? BTHOME_CRYPT_MIC_FAILURE
                                                                 : BTHOME_CRYPT_OK;
-}
-
-bthome_crypt_status_t bthome_ccm_encrypt(bthome_cipher_t *cipher,
-                                         const uint8_t *nonce, size_t nonce_len,
-                                         const uint8_t *aad, size_t aad_len,
-                                         const uint8_t *plain, size_t len,
-                                         uint8_t *ciphertext, uint8_t mic[BTHOME_MIC_LEN])
-{
-    uint8_t scratch;
-
-    if (!ccm_start(cipher, nonce, nonce_len, aad, aad_len, len) ||
-        gcry_cipher_encrypt(cipher->hd, len ? ciphertext : &scratch, len,
-                            len ? plain : &scratch, len) ||
-        gcry_cipher_gettag(cipher->hd, mic, BTHOME_MIC_LEN))
-        return BTHOME_CRYPT_ERROR;
-    return BTHOME_CRYPT_OK;
-}
-
-static bool seal(const uint8_t key[BTHOME_KEY_LEN], const uint8_t *nonce, size_t nonce_len,
-                 const uint8_t *aad, size_t aad_len, const uint8_t counter[4],
-                 const uint8_t *plain, size_t len, uint8_t *out)
-{
-    bthome_cipher_t *cipher = bthome_cipher_new(key);
-    bool ok = cipher && bthome_ccm_encrypt(cipher, nonce, nonce_len, aad, aad_len, plain,
-                                           len, out, out + len + BTHOME_COUNTER_LEN)
-                        == BTHOME_CRYPT_OK;
-
-    memcpy(out + len, counter, BTHOME_COUNTER_LEN);
-    bthome_cipher_free(cipher);
-    return ok;
-}
-
-static void counter_bytes(uint32_t counter, uint8_t out[4])
-{
-    for (int i = 0; i < 4; i++)
-        out[i] = (uint8_t)(counter >> (8 * i));
-}
-
-bool bthome_v2_encrypt(const uint8_t key[BTHOME_KEY_LEN], const uint8_t mac[6],
-                       uint8_t info, uint32_t counter, const uint8_t *plain, size_t len,
-                       uint8_t *out)
-{
-    uint8_t ctr[4], nonce[BTHOME_NONCE_V2_LEN];
-
-    counter_bytes(counter, ctr);
-    bthome_nonce_v2(mac, info, ctr, nonce);
-    return seal(key, nonce, sizeof nonce, NULL, 0, ctr, plain, len, out);
-}
-
-bool bthome_v1_encrypt(const uint8_t key[BTHOME_KEY_LEN], const uint8_t mac[6],
-                       uint32_t counter, const uint8_t *plain, size_t len, uint8_t *out)
-{
-    static const uint8_t aad = BTHOME_V1_AAD;
-    uint8_t ctr[4], nonce[BTHOME_NONCE_V1_LEN];
-
-    counter_bytes(counter, ctr);
-    bthome_nonce_v1(mac, ctr, nonce);
-    return seal(key, nonce, sizeof nonce, &aad, 1, ctr, plain, len, out);
 }

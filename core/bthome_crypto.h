@@ -1,6 +1,6 @@
-/* BTHome encryption, Wireshark-free: key and MAC text, nonces, AES-128-CCM with a
- * 4-byte tag through libgcrypt. Shared by the dissector, the unit tests and the
- * capture generator (which loads the core as a shared library).
+/* BTHome decryption, Wireshark-free: key and MAC text, nonces, AES-128-CCM with a
+ * 4-byte tag through libgcrypt. The dissector only opens; what seals the test captures
+ * (captures/make_captures.py) and the tests' inputs (tests/unit/seal.c) is not here.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -61,18 +61,5 @@ bthome_crypt_status_t bthome_ccm_decrypt(bthome_cipher_t *cipher,
                                          const uint8_t *aad, size_t aad_len,
                                          const uint8_t *ciphertext, size_t len,
                                          const uint8_t mic[BTHOME_MIC_LEN], uint8_t *plain);
-bthome_crypt_status_t bthome_ccm_encrypt(bthome_cipher_t *cipher,
-                                         const uint8_t *nonce, size_t nonce_len,
-                                         const uint8_t *aad, size_t aad_len,
-                                         const uint8_t *plain, size_t len,
-                                         uint8_t *ciphertext, uint8_t mic[BTHOME_MIC_LEN]);
-
-/* One-shot sealing for the capture generator and tests: out receives
- * ciphertext | counter | MIC (len + 8 bytes). Returns false on a crypto error. */
-bool bthome_v2_encrypt(const uint8_t key[BTHOME_KEY_LEN], const uint8_t mac[6],
-                       uint8_t info, uint32_t counter, const uint8_t *plain, size_t len,
-                       uint8_t *out);
-bool bthome_v1_encrypt(const uint8_t key[BTHOME_KEY_LEN], const uint8_t mac[6],
-                       uint32_t counter, const uint8_t *plain, size_t len, uint8_t *out);
 
 #endif

@@ -4,9 +4,10 @@
  * picks a mode:
  *   0  v2 service data as received: header, sealed payload, decrypt, parse the plaintext
  *   1  v2 plaintext pushed through the encrypted path: the rest is an info byte, the
- *      MAC when info bit 1 says so, then objects; it is sealed with the fixed key, then
- *      opened like mode 0, which must verify and give the same objects back. Without
- *      this the fuzzer could never forge a MIC to reach post-decryption parsing.
+ *      MAC when info bit 1 says so, then objects; it is sealed with the fixed key by
+ *      tests/unit/seal.c (nothing shared with the core), then opened like mode 0, which
+ *      must verify and give the same objects back. Without this the fuzzer could never
+ *      forge a MIC to reach post-decryption parsing.
  *   2  v1 (UUID 0x181E) service data as received
  *   3  v1 plaintext sealed, then opened like mode 2
  *   4  key and MAC text, as typed into the keys table
@@ -18,6 +19,7 @@
 #include "bthome_core.h"
 #include "bthome_crypto.h"
 #include "fuzz_common.h"
+#include "seal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -125,7 +127,7 @@ static uint32_t counter_of(const uint8_t *data, size_t size)
 }
 
 /* Mode 1: info byte, [MAC as on the wire], objects. */
-static void seal_v2(const uint8_t *data, size_t size)
+static void sealed_v2(const uint8_t *data, size_t size)
 {
     uint8_t info, mac[BTHOME_MAC_LEN];
     size_t head;
@@ -143,19 +145,19 @@ static void seal_v2(const uint8_t *data, size_t size)
     FUZZ_ASSERT(sd != NULL);
     memcpy(sd, data, head);
     sd[0] = info;
-    FUZZ_ASSERT(bthome_v2_encrypt(KEY, mac, info, counter_of(data, size), data + head,
-                                  size - head, sd + head));
+    FUZZ_ASSERT(seal_v2(KEY, mac, info, counter_of(data, size), data + head, size - head,
+                        sd + head));
     check_round_trip(sd, size + BTHOME_SEALED_MIN, data + head, size - head, 0);
     free(sd);
 }
 
 /* Mode 3: a v1 object list. */
-static void seal_v1(const uint8_t *data, size_t size)
+static void sealed_v1(const uint8_t *data, size_t size)
 {
     uint8_t *sd = malloc(size + BTHOME_SEALED_MIN);
 
     FUZZ_ASSERT(sd != NULL);
-    FUZZ_ASSERT(bthome_v1_encrypt(KEY, DEVICE, counter_of(data, size), data, size, sd));
+    FUZZ_ASSERT(seal_v1(KEY, DEVICE, counter_of(data, size), data, size, sd));
     check_round_trip(sd, size + BTHOME_SEALED_MIN, data, size, 1);
     free(sd);
 }
@@ -200,9 +202,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     switch (data[0] % MODES) {
     case RAW_V2: raw(data + 1, size - 1, 0); break;
-    case SEAL_V2: seal_v2(data + 1, size - 1); break;
+    case SEAL_V2: sealed_v2(data + 1, size - 1); break;
     case RAW_V1: raw(data + 1, size - 1, 1); break;
-    case SEAL_V1: seal_v1(data + 1, size - 1); break;
+    case SEAL_V1: sealed_v1(data + 1, size - 1); break;
     default: key_text(data + 1, size - 1); break;
     }
     return 0;

@@ -10,7 +10,7 @@
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BTHOME_STATIC_BUILD:-$src/build-static}
-targets=(bthome bthome_core bthome_core_shared)
+targets=(bthome bthome_core)
 failed=0
 mkdir -p "$build"
 

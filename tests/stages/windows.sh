@@ -56,8 +56,7 @@ tests=$(mktemp -d)
 out=$(mktemp)
 export BTHOME_WINE_RERUNS=$tests/wine-reruns     # see tools/wsrun.py
 trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
-{ cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" &&
-  cmake --build "$tests" --target bthome_core_shared -j2; } >"$out" 2>&1 ||
+cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" >"$out" 2>&1 ||
     { cat "$out"; die "cannot configure the tests"; }
 BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark \
     -LE 'profile-files|summary-runs|link-variants|key-import' \

@@ -17,7 +17,7 @@ The profile goes into the temporary config dir's profiles/ folder and every run 
   - nothing is printed on stderr: tshark reports bad preferences, colouring rules and
     filter-button rows there.
 
-    profile_test.py --plugin bthome.so --core libbthomecore.so --profile profile/BTHome \
+    profile_test.py --plugin bthome.so --profile profile/BTHome \
         --captures captures --expected tests/tshark/expected/profile-filters.txt \
         --fields-doc docs/fields.md
 """
@@ -293,7 +293,6 @@ def check_files_parse(ws, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--plugin", required=True)
-    ap.add_argument("--core", required=True, help="libbthomecore.so, for the generator")
     ap.add_argument("--profile", required=True)
     ap.add_argument("--captures", required=True)
     ap.add_argument("--expected", required=True)
@@ -304,7 +303,7 @@ def main():
     buttons = uat_rows(os.path.join(args.profile, "dfilter_buttons"))
     graphs = uat_rows(os.path.join(args.profile, "io_graphs"))
     generator = load_generator(args.captures)
-    interop_adverts = generator.interop(generator.Core(args.core))[0].adverts
+    interop_adverts = generator.interop()[0].adverts
     demo_adverts = [a for event in generator.demo() for a in event.adverts]
     interop_keys = key_options(os.path.join(args.captures, "interop.keys"))
     failures = []
