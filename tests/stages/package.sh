@@ -32,11 +32,8 @@ done
 
 # ---- 1. build the package ------------------------------------------------------------
 echo "=== building the Debian package ($build) ==="
-inject=()
-grep -q '^[[:space:]]*include(BTHomePackage)' CMakeLists.txt \
-    || inject=(-DCMAKE_PROJECT_INCLUDE="$src/cmake/BTHomePackage.cmake")
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF \
-    -DBTHOME_USER_INSTALL=OFF "${inject[@]}" >/dev/null || die "cmake configure failed"
+    -DBTHOME_USER_INSTALL=OFF >/dev/null || die "cmake configure failed"
 cmake --build "$build" -j"$(nproc)" --target bthome >/dev/null || die "the plugin did not build"
 rm -f "$build"/*.deb
 (cd "$build" && cpack -G DEB >/dev/null) || die "cpack -G DEB failed"
