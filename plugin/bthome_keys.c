@@ -229,7 +229,7 @@ bool bthome_keys_decrypt(const uint8_t mac[6], unsigned version, const uint8_t *
     return false;
 }
 
-void bthome_keys_register(module_t *module)
+void bthome_register_keys(module_t *module)
 {
     static uat_field_t key_fields[] = {
         UAT_FLD_CSTRING_OTHER(key_row, mac, "MAC", check_mac_field,

@@ -14,7 +14,7 @@
 #include "bthome_crypto.h"
 
 /* Registers the table under the protocol's preferences. */
-void bthome_keys_register(module_t *module);
+void bthome_register_keys(module_t *module);
 
 /* A row names this device (a "*" row does not). */
 bool bthome_keys_device_has_key(const uint8_t mac[6]);

@@ -621,7 +621,7 @@ void proto_register_bthome(void)
     proto_register_subtree_array(ett, array_length(ett));
     expert_register_field_array(expert_register_protocol(proto_bthome), ei, array_length(ei));
     bthome_register_objects(proto_bthome);
-    bthome_keys_register(prefs_register_protocol(proto_bthome, NULL));
+    bthome_register_keys(prefs_register_protocol(proto_bthome, NULL));
     bthome_register_devices(proto_bthome);
     bthome_tap = register_tap(BTHOME_TAP_NAME);
     register_dissector("bthome", dissect_bthome_v2, proto_bthome);
