@@ -14,6 +14,7 @@
 
 #include "bthome_core.h"
 #include "bthome_tap.h"
+#include "bthome_tree.h"
 #include "bthome_v1.h"
 #include "packet-bthome-object-fields.h"
 #include "packet-bthome-objects.h"
@@ -28,8 +29,8 @@ static int hf_bthome_v1_format = -1;
 
 static int ett_bthome_object = -1;
 
-expert_field ei_bthome_truncated = EI_INIT;
-expert_field ei_bthome_reserved_bits = EI_INIT;
+static expert_field ei_bthome_truncated = EI_INIT;
+static expert_field ei_bthome_reserved_bits = EI_INIT;
 static expert_field ei_bthome_unknown_object = EI_INIT;
 static expert_field ei_bthome_out_of_order = EI_INIT;
 static expert_field ei_bthome_invalid_utf8 = EI_INIT;
@@ -387,6 +388,18 @@ int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
     }
     return version == 1 ? add_v1_objects(ctx, tvb, offset, data, (size_t)len)
                         : add_v2_objects(ctx, tvb, offset, data, (size_t)len);
+}
+
+void bthome_expert_truncated(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, int start,
+                             int len, const char *text)
+{
+    proto_tree_add_expert_format(tree, pinfo, &ei_bthome_truncated, tvb, start, len, "%s",
+                                 text);
+}
+
+void bthome_expert_reserved_bits(packet_info *pinfo, proto_item *item, const char *text)
+{
+    expert_add_info_format(pinfo, item, &ei_bthome_reserved_bits, "%s", text);
 }
 
 void bthome_register_objects(int proto)

@@ -8,11 +8,7 @@
 #include <epan/packet.h>
 #include <epan/expert.h>
 
-#include "bthome_tree.h"
-
-/* What the header shares with the objects: a service data cut short, reserved bits. */
-extern expert_field ei_bthome_truncated;
-extern expert_field ei_bthome_reserved_bits;
+#include "bthome_summary.h"
 
 typedef struct {
     packet_info *pinfo;
@@ -32,5 +28,11 @@ void bthome_register_objects(int proto);
  * v1 when version is 1); returns the packet id object's value, or -1 without one. */
 int bthome_add_objects(bthome_objects_ctx_t *ctx, tvbuff_t *tvb, int offset,
                        const uint8_t *data, unsigned version);
+
+/* The objects' expert infos the header uses too, with text as their message: a service
+ * data cut short (bthome.expert.truncated), reserved bits set (bthome.expert.reserved_bits). */
+void bthome_expert_truncated(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, int start,
+                             int len, const char *text);
+void bthome_expert_reserved_bits(packet_info *pinfo, proto_item *item, const char *text);
 
 #endif

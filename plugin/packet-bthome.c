@@ -27,6 +27,7 @@
 #include "bthome_frame_search.h"
 #include "bthome_keys.h"
 #include "bthome_stats.h"
+#include "bthome_summary.h"
 #include "bthome_tap.h"
 #include "bthome_tree.h"
 #include "bthome_v1.h"
@@ -192,15 +193,15 @@ static void add_v2_header(report_t *r, bthome_header_status_t status)
         expert_add_info_format(r->pinfo, item, &ei_bthome_bad_version,
             "Version bits say %u, not 2: decoded as v2 anyway", hdr->version);
     if (hdr->reserved)
-        expert_add_info_format(r->pinfo, item, &ei_bthome_reserved_bits,
-            "Reserved device information bits 3-4 set (0x%02x)", hdr->info & BTHOME_INFO_RESERVED);
+        bthome_expert_reserved_bits(r->pinfo, item, wmem_strdup_printf(r->pinfo->pool,
+            "Reserved device information bits 3-4 set (0x%02x)", hdr->info & BTHOME_INFO_RESERVED));
     if (hdr->has_mac && bthome_wanted(r->tree, hf_bthome_mac))
         proto_tree_add_ether(r->tree, hf_bthome_mac, r->tvb, (int)hdr->mac_offset,
                              BTHOME_MAC_LEN, hdr->mac);
     else if (!hdr->has_mac && status == BTHOME_HEADER_MAC_CUT && !r->cut)
-        proto_tree_add_expert_format(r->tree, r->pinfo, &ei_bthome_truncated, r->tvb, 1,
-            (int)r->len - 1, "Info bit 1 announces a 6-byte MAC, only %u bytes follow",
-            r->len - 1);
+        bthome_expert_truncated(r->tree, r->pinfo, r->tvb, 1, (int)r->len - 1,
+            wmem_strdup_printf(r->pinfo->pool,
+                "Info bit 1 announces a 6-byte MAC, only %u bytes follow", r->len - 1));
 }
 
 static const char *mac_text(packet_info *pinfo, const uint8_t *mac)
