@@ -46,16 +46,69 @@ static unsigned key_entry_count;
 static unsigned wildcard_first;
 static GHashTable *exact_index;
 
-static char *mac_error(const char *text)
+/* Error texts never show a key, not even a rejected one: they land in dialogs and
+ * tshark's output that people paste into forums. A MAC field is quoted only when it
+ * cannot be (part of) a key: no three hex digits in a row and at most the 12 of a MAC. */
+static bool may_show(const char *text)
 {
-    return g_strdup_printf("Bad MAC \"%s\": write AA:BB:CC:DD:EE:FF, or * for every device",
-                           text ? text : "");
+    unsigned digits = 0, run = 0;
+
+    for (const char *p = text; *p; p++) {
+        if (g_ascii_isxdigit(*p)) {
+            digits++;
+            if (++run >= 3)
+                return false;
+        } else {
+            run = 0;
+        }
+    }
+    return digits <= 12;
 }
 
+static unsigned hex_digits(const char *text)
+{
+    unsigned digits = 0;
+
+    for (const char *p = text; *p; p++)
+        digits += g_ascii_isxdigit(*p) ? 1 : 0;
+    return digits;
+}
+
+static char *mac_error(const char *text)
+{
+    if (!text)
+        text = "";
+    if (may_show(text))
+        return g_strdup_printf("Bad MAC \"%s\": write AA:BB:CC:DD:EE:FF, or * for every device",
+                               text);
+    return g_strdup_printf("Bad MAC (%u characters, %u hex digits, not shown: it may be a key): "
+                           "write AA:BB:CC:DD:EE:FF, or * for every device",
+                           (unsigned)strlen(text), hex_digits(text));
+}
+
+/* How many hex digits, and the first character that is none (separators aside). */
 static char *key_error(const char *text)
 {
-    return g_strdup_printf("Bad key \"%s\": it must be 32 hex digits (16 bytes)",
-                           text ? text : "");
+    unsigned position = 0;
+
+    if (!text)
+        text = "";
+    for (const char *p = text; *p; p++) {
+        if (!g_ascii_isxdigit(*p) && *p != ':' && *p != '-' && *p != ' ') {
+            position = (unsigned)(p - text) + 1;
+            break;
+        }
+    }
+    if (position && g_ascii_isprint(text[position - 1]))
+        return g_strdup_printf("Bad key: %u hex digits, and '%c' (character %u) is not hex; "
+                               "it must be 32 hex digits (16 bytes)",
+                               hex_digits(text), text[position - 1], position);
+    if (position)
+        return g_strdup_printf("Bad key: %u hex digits, and character %u (byte 0x%02x) is not "
+                               "hex; it must be 32 hex digits (16 bytes)",
+                               hex_digits(text), position, (unsigned char)text[position - 1]);
+    return g_strdup_printf("Bad key: %u hex digits; it must be 32 hex digits (16 bytes)",
+                           hex_digits(text));
 }
 
 static wsc_uat_bool check_mac_field(void *rec _U_, const char *ptr, unsigned len,

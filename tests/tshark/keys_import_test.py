@@ -429,10 +429,8 @@ def test_edges(check, tool, data, tmp):
                 json.dumps(ha_sample(data, awkward), indent=2))
     proc = tool.run(["--print-o", bad])
     one_error(check, proc, "keys and names with tabs and newlines: one line per message",
-              ["(\'Hall\\n\"door\"\'): key \"A1B2C3D4E5F60718293A4B5C6D7E8F90\\t\" has 32 hex "
-               "digits and also a tab",
-               '("Office"): key "0011223344556677\\n8899aabbccddeeff" has 32 hex digits and '
-               "also a newline",
+              ["(\'Hall\\n\"door\"\'): key has 32 hex digits and also a tab (character 33)",
+               '("Office"): key has 32 hex digits and also a newline (character 17)',
                '("Garage"): "A4:C1:38:E0:00:03\\t" is not a MAC'])
     check(len(proc.stderr.splitlines()) == 4 and "not 32 hex digits" not in proc.stderr,
           "... three problems, three lines, no \"not 32 hex digits\" for 32 digits",
@@ -456,7 +454,7 @@ def test_edges(check, tool, data, tmp):
     proc = tool.run(["--print-o", "--skip-invalid", bad_ha])
     rejected = [line for line in proc.stderr.splitlines() if ": rejected: " in line]
     check(proc.returncode == 3 and printed_rows(proc.stdout) == good and len(rejected) == 2
-          and '("Office"): key "00112233445566778899aabbccddee" has 30 hex digits' in proc.stderr
+          and '("Office"): key has 30 hex digits' in proc.stderr
           and '("Garage"): "garage-sensor" is not a MAC' in proc.stderr,
           "--skip-invalid --print-o: the good rows printed, the 2 bad entries rejected on "
           "stderr, exit status 3", f"exit {proc.returncode} {proc.stdout!r} {proc.stderr!r}")
