@@ -826,6 +826,35 @@ def multi_report():
     return [Event(SET_START_US + i * 100_000, g) for i, g in enumerate(groups)], keys
 
 
+UNITS_MAC = "A4:C1:38:00:00:10"
+
+
+def units():
+    """A scale and rangefinder that reports mass in kg (0x06) and in lb (0x07), distance in
+    mm (0x40) and in m (0x41), and temperature at two resolutions of one unit (0x02,
+    0.01 °C, and 0x45, 0.1 °C): the readings table keeps a row per property and unit, so
+    four rows for mass and distance, one for temperature. Objects in ID order. The
+    adverts, and the TSV rows (frame, object bytes, field, value)."""
+    frames = [  # objects after the packet id, name, the values they carry
+        (["02 69 08", "06 5e 1f", "40 fa 05"], "Scale",
+         [("temperature", "21.53"), ("mass_kg", "80.3"), ("distance_mm", "1530")]),
+        (["07 88 40", "41 4e 00", "45 dd 00"], None,
+         [("mass_lb", "165.2"), ("distance_m", "7.8"), ("temperature", "22.1")]),
+        (["06 3e 1d", "07 24 45", "40 0c 00", "41 7b 00"], None,
+         [("mass_kg", "74.86"), ("mass_lb", "177"), ("distance_mm", "12"),
+          ("distance_m", "12.3")]),
+        (["02 70 08", "07 9a 42", "45 db 00"], None,
+         [("temperature", "21.6"), ("mass_lb", "170.5"), ("temperature", "21.9")]),
+    ]
+    adverts, rows = [], []
+    for frame, (objects, name, values) in enumerate(frames, 1):
+        objs = bytes([0x00, frame]) + h(" ".join(objects))
+        adverts.append(Advert(UNITS_MAC, adv_data(b"\x40" + objs, name), -58))
+        rows += [(frame, hexbytes, "bthome." + field, value)
+                 for hexbytes, (field, value) in zip(objects, values)]
+    return one_per_event(adverts, SET_START_US), rows
+
+
 def demo():
     """Weather station every 10 s, a door and a button, plus a TV and a heart rate belt."""
     ms = 1000
@@ -943,8 +972,9 @@ def scaled(o, raw):
 def expected_stats(adverts, plain_of=None, keyed=()):
     """What Statistics > BTHome must count, worked out from the adverts as generated: per
     device its adverts, retransmissions (the same bytes, or the same packet id, as its
-    previous advert), encrypted and decrypted ones, and per property count, min,
-    average, max and last value (retransmissions not counted again)."""
+    previous advert), encrypted and decrypted ones, and per property and unit ("Mass
+    (kg)", "Mass (lb)") count, min, average, max and last value (retransmissions not
+    counted again)."""
     by_id = {o.id: o for o in load_object_table()}
     devices, previous = {}, {}
     for adv in adverts:
@@ -971,8 +1001,10 @@ def expected_stats(adverts, plain_of=None, keyed=()):
         for o, raw in objects:
             if o.id == 0x00:
                 continue
-            if o.kind == "NUMBER":
-                p = dev["properties"].setdefault(o.name, {"unit": o.unit, "values": []})
+            if o.kind == "NUMBER":  # one per property and unit, whatever the resolution
+                title = f"{o.name} ({o.unit})" if o.unit else o.name
+                p = dev["properties"].setdefault(title, {"property": o.name, "unit": o.unit,
+                                                         "values": []})
                 p["values"].append(scaled(o, raw))
             else:
                 word = dict(o.words)[raw]
@@ -1409,6 +1441,11 @@ def main():
     for name, events in sets.items():
         written += write_set(args.out, name, events)
     written += write_set(args.out, "cut-short", cut_short(), skip_links=("nrf-sniffer",))
+    units_events, units_rows = units()
+    written += write_set(args.out, "units", units_events)
+    written += [write_tsv(args.out / "units.tsv", units_rows),
+                write_stats(args.out / "units.stats.json", expected_stats(
+                    [a for ev in units_events for a in ev.adverts]))]
     written += [write_tsv(args.out / "v1-examples.tsv", v1_rows),
                 write_tsv(args.out / "v1-errors.tsv", v1_error_rows)]
     write_tsv(args.out / "spec-examples.tsv", spec_rows)

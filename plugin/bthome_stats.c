@@ -1,6 +1,7 @@
 /* Statistics > BTHome (tshark -z bthome,tree): per device, per property and per event,
  * and Statistics > BTHome Readings (tshark -z bthome,readings): a table of every
- * device's properties with count, min, average, max and last value. Both are fed by the
+ * device's properties, a row per property and unit, with count, min, average, max and
+ * last value. Both are fed by the
  * "bthome" tap (bthome_tap.h). Readings of retransmitted adverts are not counted twice.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -133,7 +134,7 @@ static stat_tap_table_ui readings_table;
  * closes. */
 typedef struct {
     stat_tap_table_ui ui;       /* what stat_data->stat_tap_data points to */
-    GHashTable *rows;           /* "device|property" -> row + 1 */
+    GHashTable *rows;           /* "device|property|unit" -> row + 1 */
 } readings_instance_t;
 
 static void readings_init(stat_tap_table_ui *ui)
@@ -206,7 +207,9 @@ static unsigned reading_row(readings_instance_t *inst, stat_tap_table *table,
                             const bthome_advert_t *ad, const char *device_text,
                             const bthome_reading_t *r)
 {
-    char *key = g_strdup_printf("%s|%s", device_text, r->def->name);
+    /* A row per property and unit: "Mass" in kg and in lb are two rows (their numbers do
+     * not mix); two resolutions of one unit (Temperature 0x02 and 0x45, both °C) one. */
+    char *key = g_strdup_printf("%s|%s|%s", device_text, r->def->name, r->def->unit);
     unsigned row = GPOINTER_TO_UINT(g_hash_table_lookup(inst->rows, key));
     stat_tap_table_item_type items[READING_COLUMNS];
 

@@ -74,7 +74,7 @@ def main():
         print("\n".join(errors))
         print(f"FAIL {len(errors)} problems")
         return 1
-    battery = want_one["devices"][DEVICE]["properties"]["Battery"]["count"]
+    battery = want_one["devices"][DEVICE]["properties"]["Battery (%)"]["count"]
     print(f"ok two instances per statistic each print their lone report; {FILTER}: "
           f"{DEVICE} alone, Battery count {battery}")
     return 0

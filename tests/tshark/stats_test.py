@@ -57,8 +57,12 @@ def parse_table(text):
 
 
 def check(want, tree, table):
-    errors = []
-    rows = {(r["Device"], r["Property"]): r for r in table}
+    rows, errors = {}, []
+    for r in table:     # one row per device, property and unit
+        key = (r["Device"], r["Property"], r["Unit"])
+        if key in rows:
+            errors.append(f"two readings rows for {key}")
+        rows[key] = r
     for mac, dev in want["devices"].items():
         label = f"{mac} {dev['name']}" if dev["name"] else mac
         node = ("Devices", label)
@@ -72,22 +76,26 @@ def check(want, tree, table):
             got = tree.get(node + (child,), [None])[0]
             if got != dev[key]:
                 errors.append(f"{label}: {child} {got}, want {dev[key]}")
-        for prop, p in dev["properties"].items():
-            title = f"{prop} ({p['unit']})" if p["unit"] else prop
+        for title, p in dev["properties"].items():     # "Mass (kg)": property and unit
+            prop = p["property"]
             got = tree.get(node + (title,))
             want_row = [p["count"], p["avg"], p["min"], p["max"]]
             if not got or got[0] != p["count"] or not all(map(close, got[1:], want_row[1:])):
                 errors.append(f"{label} {title}: tree {got}, want {want_row}")
-            row = rows.get((mac, prop))
-            if not row or int(row["Count"]) != p["count"] or row["Unit"] != p["unit"] or \
+            row = rows.get((mac, prop, p["unit"]))
+            if not row or int(row["Count"]) != p["count"] or \
                     not all(close(row[c], p[k]) for c, k in
                             (("Min", "min"), ("Average", "avg"), ("Max", "max"),
                              ("Last", "last"))):
-                errors.append(f"{label} {prop}: readings row {row}, want {p}")
+                errors.append(f"{label} {title}: readings row {row}, want {p}")
         for state, count in dev["states"].items():
             got = tree.get(node + (state,), [None])[0]
             if got != count:
                 errors.append(f"{label} {state}: {got}, want {count}")
+    wanted = {(mac, p["property"], p["unit"]) for mac, dev in want["devices"].items()
+              for p in dev["properties"].values()}
+    for key in sorted(set(rows) - wanted):
+        errors.append(f"a readings row the generator did not make: {key}")
     return errors
 
 
