@@ -6,7 +6,8 @@
 # rules (load-test-folders.sh), a macOS build job's last steps and the release job on
 # fake artifact sets, one job missing among them (release-job.sh), and the Windows MSVC
 # environment step (msvc-env.sh), the first of many files find finds under pipefail
-# (find-first.sh), each with the plugin of build/. Its schema validation
+# (find-first.sh), the macOS Homebrew step's settings (homebrew.sh), each with the plugin
+# of build/. Its schema validation
 # is the workflow-lint stage's.
 set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
@@ -14,7 +15,7 @@ set -uo pipefail
 host_plugin || die "the plugin does not build"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for test in download load-test-folders release-job msvc-env find-first; do
+for test in download load-test-folders release-job msvc-env find-first homebrew; do
     echo "=== release: $test ==="
     "$src/tests/release/$test.sh" "$src/build" 2>&1 | tee "$log"
     if [[ $(tail -n 1 "$log") =~ ^$test:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
