@@ -206,8 +206,8 @@ check "the notes name the keys zip as missing" \
 echo "release-job: when the release job runs"
 wf=$src/.github/workflows/release.yml
 # shellcheck disable=SC2016  # the workflow's text
-check "whenever the build jobs ran, not when cancelled" \
-    grep -qF 'if: ${{ !cancelled() }}' "$wf"
+check "whenever the build jobs ran, not when cancelled nor after a failed preflight" \
+    grep -qF "if: \${{ !cancelled() && needs.preflight.result == 'success' }}" "$wf"
 check "the last step fails when a build or the extras job failed" \
     bash -c "! '$here/workflow_step.py' --if 'Fail the run while a file is missing' needs.build.result=success \
                  needs.extras.result=success steps.notes.outputs.status=0 &&
