@@ -20,9 +20,12 @@ mkdir -p "$ws/cmake/modules" "$work/bin"
 cat >"$work/bin/cmake" <<'STUB'
 #!/usr/bin/env bash
 [ "$1" = --build ] || exit 0
-for i in $(seq 1 "$STUB_MANY"); do
-    mkdir -p "$2/run/plugins/$i/epan" && : >"$2/run/plugins/$i/epan/bthome.so"
-done
+python3 - "$2/run/plugins" "$STUB_MANY" <<'PY'
+import os, sys
+for i in range(1, int(sys.argv[2]) + 1):
+    os.makedirs(f"{sys.argv[1]}/{i}/epan")
+    open(f"{sys.argv[1]}/{i}/epan/bthome.so", "w").close()
+PY
 STUB
 chmod 755 "$work/bin/cmake"
 PATH=$work/bin:$PATH STUB_MANY=$many "$src/tools/build-in-tree.sh" "$ws" "$work/build" \
@@ -44,9 +47,12 @@ case $1 in
 esac
 STUB
 chmod 755 "$work/tshark"
-for i in $(seq 1 "$many"); do
-    mkdir -p "$job/build/run/tools-$i" && ln "$work/tshark" "$job/build/run/tools-$i/tshark"
-done
+python3 - "$job/build/run" "$many" "$work/tshark" <<'PY'
+import os, sys
+for i in range(1, int(sys.argv[2]) + 1):
+    os.makedirs(f"{sys.argv[1]}/tools-{i}")
+    os.link(sys.argv[3], f"{sys.argv[1]}/tools-{i}/tshark")
+PY
 # GitHub's `shell: bash` is bash --noprofile --norc -eo pipefail {0}.
 (cd "$job" && bash --noprofile --norc -eo pipefail <("$here/workflow_step.py" "Smoke test with the tree's tshark")) \
     >"$work/smoke" 2>&1
