@@ -47,7 +47,8 @@ cmake -S "$ws" -B "$build" "${args[@]}" ${extra[@]+"${extra[@]}"} >&2
 targets=(tshark bthome ${BTHOME_WS_TARGETS:-})
 cmake --build "$build" --target "${targets[@]}" >&2
 
-plugin=$(find "$build/run" -path '*/epan/*' \( -name bthome.so -o -name bthome.dll \) |
-         head -n 1)
+# -print -quit, not | head -n 1: under pipefail find dies of SIGPIPE once head has left.
+plugin=$(find "$build/run" -path '*/epan/*' \( -name bthome.so -o -name bthome.dll \) \
+         -print -quit)
 [ -n "$plugin" ] || { echo "build-in-tree: no bthome plugin under $build/run" >&2; exit 1; }
 echo "$plugin"

@@ -15,17 +15,19 @@
 # universal name is tried first, then this Mac's architecture.
 #
 # usage: tools/official-wireshark.sh X.Y.Z DIR
+#        tools/official-wireshark.sh --urls X.Y.Z
+# --urls prints the addresses that would be tried, in order, one a line, and downloads
+# nothing (the release preflight, tools/release-preflight.sh, asks whether one answers).
 # WS_DOWNLOAD_BASE replaces the site (default https://2.na.dl.wireshark.org).
-# For the dry run on Linux (tests/release): WS_OFFICIAL_OS (macos, windows) and
-# WS_OFFICIAL_ARCH (arm64, x86_64) stand in for uname, and WS_DOWNLOAD_ONLY=1 stops after
-# the download and prints the downloaded file.
+# WS_OFFICIAL_OS (macos, windows) and WS_OFFICIAL_ARCH (arm64, x86_64) stand in for
+# uname: for --urls of another system, and for the dry run on Linux (tests/release), where
+# WS_DOWNLOAD_ONLY=1 stops after the download and prints the downloaded file.
 set -euo pipefail
-usage="usage: tools/official-wireshark.sh X.Y.Z DIR"
+usage="usage: tools/official-wireshark.sh X.Y.Z DIR | --urls X.Y.Z"
+urls_only=
+if [ "${1:-}" = --urls ]; then urls_only=1; shift; fi
 version=${1:?$usage}
-dir=${2:?$usage}
 base=${WS_DOWNLOAD_BASE:-https://2.na.dl.wireshark.org}
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
 
 fetch() {   # fetch FILE URL...: the first URL that answers
     local file=$1 url; shift
@@ -39,7 +41,6 @@ fetch() {   # fetch FILE URL...: the first URL that answers
 
 os=${WS_OFFICIAL_OS:-$(uname -s)}
 arch=${WS_OFFICIAL_ARCH:-$(uname -m)}
-done_if_download_only() { [ "${WS_DOWNLOAD_ONLY:-}" != 1 ] || { echo "$1"; exit 0; }; }
 case $os in
     Darwin | macos)
         case $arch in
@@ -47,9 +48,28 @@ case $os in
             x86_64) arch="Intel%2064" ;;
             *) echo "official-wireshark: no Wireshark for $arch" >&2; exit 1 ;;
         esac
+        urls=("$base/osx/all-versions/Wireshark%20$version.dmg"
+              "$base/osx/all-versions/Wireshark%20$version%20$arch.dmg") ;;
+    MINGW* | MSYS* | CYGWIN* | windows)
+        # The installer's name changed over the years; both spellings are tried.
+        urls=("$base/win64/all-versions/Wireshark-$version-x64.exe"
+              "$base/win64/all-versions/Wireshark-win64-$version.exe") ;;
+    *)
+        echo "official-wireshark: only macOS and Windows; on Linux the distributions' package" \
+             "(tests/release/load-test.sh --distro)" >&2
+        exit 1
+        ;;
+esac
+[ -z "$urls_only" ] || { printf '%s\n' "${urls[@]}"; exit 0; }
+dir=${2:?$usage}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+
+done_if_download_only() { [ "${WS_DOWNLOAD_ONLY:-}" != 1 ] || { echo "$1"; exit 0; }; }
+case $os in
+    Darwin | macos)
         dmg=$dir/Wireshark-$version.dmg
-        [ -f "$dmg" ] || fetch "$dmg" "$base/osx/all-versions/Wireshark%20$version.dmg" \
-            "$base/osx/all-versions/Wireshark%20$version%20$arch.dmg"
+        [ -f "$dmg" ] || fetch "$dmg" "${urls[@]}"
         done_if_download_only "$dmg"
         mkdir -p "$dir/mnt"
         # A licence shown on attach waits for an answer: yes gives it (and dies of
@@ -60,19 +80,12 @@ case $os in
         ;;
     MINGW* | MSYS* | CYGWIN* | windows)
         exe=$dir/Wireshark-$version-x64.exe
-        # The installer's name changed over the years; both spellings are tried.
-        [ -f "$exe" ] || fetch "$exe" "$base/win64/all-versions/Wireshark-$version-x64.exe" \
-            "$base/win64/all-versions/Wireshark-win64-$version.exe"
+        [ -f "$exe" ] || fetch "$exe" "${urls[@]}"
         done_if_download_only "$exe"
         # NSIS: /S silent, /D= the folder (last, unquoted); Git's bash must not turn
         # the switches into paths.
         MSYS2_ARG_CONV_EXCL='*' "$exe" /S "/D=$(cygpath -w "$dir/Wireshark")"
         tshark=$dir/Wireshark/tshark.exe
-        ;;
-    *)
-        echo "official-wireshark: only macOS and Windows; on Linux the distributions' package" \
-             "(tests/release/load-test.sh --distro)" >&2
-        exit 1
         ;;
 esac
 [ -x "$tshark" ] || { echo "official-wireshark: no tshark at $tshark" >&2; exit 1; }

@@ -4,7 +4,8 @@
 build jobs uploaded, and name what is missing.
 
 A build job uploads its file only after the file loaded into the official Wireshark of
-its X.Y on its platform (tests/release/load-test.sh), so whatever is in DIST may be published.
+its X.Y on its platform (tests/release/load-test.sh), so whatever is in DIST may be published;
+the profile zip and the bthome-keys zip come from one job of their own (EXTRAS_JOB).
 This script checks each file against the SHA-256 its job computed (FILE.sha256), writes
 SHA256SUMS, lists the files to attach (one a line, SHA256SUMS last) and writes the
 release notes: which file is for whom, and each Wireshark series x platform whose file
@@ -18,10 +19,11 @@ the whole answer or one {"name", "conclusion", "html_url"} object a line, as
 `gh api --paginate --jq '.jobs[]'` prints them). Build jobs are those named
 "Wireshark X.Y.Z, OS ARCH" (the workflow's build job name).
 
-Exit status: 0 every build job passed and every file is there; 1 something is missing or
-a build job did not pass (the files that are there are still listed: publish them, and
-fail the run); 2 an error (a file that does not match its SHA-256, unreadable JOBS):
-publish nothing.
+Exit status: 0 every job passed and every file is there; 1 something is missing or a job
+did not pass (the files that are there are still listed: publish them, and fail the run);
+an extra (profile or keys zip) that does not match its SHA-256 is left out and counts as
+one missing file; 2 an error (a plugin file that does not match its SHA-256, unreadable
+JOBS): publish nothing.
 """
 import argparse
 import glob
@@ -34,6 +36,8 @@ import sys
 BUILD_JOB = re.compile(r"^Wireshark (\d+)\.(\d+)\.(\d+), (\S+) (\S+)$")
 EXTRAS = (("profile", "the BTHome profile for Wireshark's Import (bthome-VERSION-profile.zip)"),
           ("keys", "bthome-keys for Windows and macOS (bthome-VERSION-keys.zip)"))
+EXTRAS_JOB = "The profile zip and bthome-keys"     # the workflow's extras job name
+EXTRA_FILE = re.compile(r"^bthome-[0-9.]+-(profile|keys)\.zip$")
 OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 
 
@@ -57,7 +61,8 @@ def sha256(path):
 
 
 def check_sums(dist):
-    """{file name: digest} of the files in DIST, each checked against its .sha256."""
+    """{file name: digest} of the files in DIST, each checked against its .sha256, and
+    the errors, each "NAME: what is wrong" (NAME the file the .sha256 is for)."""
     sums, errors = {}, []
     for path in sorted(glob.glob(os.path.join(dist, "*.sha256"))):
         with open(path, encoding="utf-8") as f:
@@ -65,9 +70,9 @@ def check_sums(dist):
         name = os.path.basename(path)[:-len(".sha256")]
         target = os.path.join(dist, name)
         if len(fields) != 2 or fields[1].lstrip("*") != name:
-            errors.append(f"{path}: not one line 'DIGEST  {name}'")
+            errors.append(f"{name}: its .sha256 is not one line 'DIGEST  {name}'")
         elif not os.path.isfile(target):
-            errors.append(f"{path}: no {name} beside it")
+            errors.append(f"{name}: a {name}.sha256 but no {name}")
         elif sha256(target) != fields[0].lower():
             errors.append(f"{name}: its SHA-256 is not the one its job computed")
         else:
@@ -94,10 +99,17 @@ def main():
         print(f"release-notes: cannot read the jobs ({args.jobs}): {e}", file=sys.stderr)
         return 2
     sums, errors = check_sums(args.dist) if os.path.isdir(args.dist) else ({}, [])
-    if errors:
-        for e in errors:
-            print(f"release-notes: {e}", file=sys.stderr)
+    # A bad extra is left out (one missing file); any other bad file publishes nothing.
+    bad_extras = {}
+    for e in errors:
+        name, why = e.split(": ", 1)
+        if EXTRA_FILE.match(name):
+            bad_extras[EXTRA_FILE.match(name)[1]] = (name, why)
+        print(f"release-notes: {e}", file=sys.stderr)
+    if len(bad_extras) != len(errors):
         return 2
+    extras_job = next((j for j in jobs if j["name"] == EXTRAS_JOB), None)
+    extras_link = (extras_job or {}).get("html_url") or args.run_url
 
     builds = []
     for job in jobs:
@@ -123,12 +135,16 @@ def main():
                            f" ({job.get('conclusion') or 'did not finish'})")
     extras = []
     for kind, what in EXTRAS:
-        files = [n for n in sums if re.match(rf"^bthome-[0-9.]+-{kind}\.zip$", n)]
+        files = [n for n in sums if EXTRA_FILE.match(n) and EXTRA_FILE.match(n)[1] == kind]
         extras += files
-        if not files:
-            missing.append(f"- {what}: no Windows or macOS job tested it, see "
-                           f"[the run]({args.run_url})")
+        if kind in bad_extras:
+            name, why = bad_extras[kind]
+            missing.append(f"- {what}: {name} left out ({why}), see [its job]({extras_link})")
+        elif not files:
+            missing.append(f"- {what}: not made, see [its job]({extras_link})")
     failed = [j for _, _, _, j in builds if j.get("conclusion") != "success"]
+    if extras_job and extras_job.get("conclusion") != "success":
+        failed.append(extras_job)
 
     with open(os.path.join(args.dist, "SHA256SUMS") if os.path.isdir(args.dist)
               else os.devnull, "w", encoding="utf-8") as f:
@@ -150,19 +166,20 @@ def main():
     if extras:
         notes += ["", "Also attached: the BTHome profile zip (Edit > Configuration Profiles > "
                       "Import > from zip file) and bthome-keys for Windows and macOS (needs "
-                      "Python 3; on Windows run bthome-keys.bat), both tested with the "
-                      "official Wireshark on the runners."]
+                      "Python 3; on Windows run bthome-keys.bat), made once by one job; "
+                      "the same script's zips were tested with the official Wireshark on "
+                      "the Windows and macOS runners."]
     if missing:
         notes += ["", "**Missing from this release** (the workflow run failed for them; "
                       "a re-run of the failed jobs adds them):", ""] + missing
     elif failed:
-        notes += ["", f"Every file is here, but a build job did not pass: see [the run]"
+        notes += ["", f"Every file is here, but a job did not pass: see [the run]"
                       f"({args.run_url})."]
     with open(args.notes, "w", encoding="utf-8") as f:
         f.write("\n".join(notes) + "\n")
 
     print(f"release-notes: {len(present) + len(extras)} files to attach, "
-          f"{len(missing)} missing, {len(failed)} build jobs did not pass")
+          f"{len(missing)} missing, {len(failed)} jobs did not pass")
     for line in missing:
         print(f"release-notes: missing {line[2:]}")
     return 1 if missing or failed else 0

@@ -5,12 +5,14 @@
 # step's run block as tests/release/workflow_step.py prints it), with stand-ins for
 # GitHub's gh (stubs/gh) and the official tshark (stubs/official-tshark):
 #   1. a macOS build job's last steps: the file named, the profile zip and bthome-keys
-#      made, the load test with them, and the files the job uploads;
+#      made, the load test with them, and the files the job uploads (its plugin only);
+#      the extras job's step, which makes the released profile zip and bthome-keys;
 #   2. the release job on a fake artifact set with one job missing (4.6 on macOS arm64,
 #      its job failed): the other files published, the missing one named in the notes
 #      with its job's link, and the run failed; then every file there (passes), no file
-#      at all (nothing published, failed), a file that does not match its SHA-256
-#      (nothing published).
+#      at all (nothing published, failed), a plugin that does not match its SHA-256
+#      (nothing published), an extra that does not match its SHA-256 or has none (left
+#      out and named as missing, the rest published, the run failed).
 # Prints "release-job: N passed, M failed".
 # usage: tests/release/release-job.sh BUILD_DIR
 # shellcheck source=tests/release/lib.sh
@@ -44,14 +46,31 @@ sed 's/^/    /' "$work/build.log"
 check "the steps pass (status $rc)" test "$rc" = 0
 name=bthome-$version-wireshark-$series-macos-arm64.so
 (cd "$job/dist" 2>/dev/null && ls) >"$work/uploaded"
-printf '%s\n' "$name" "$name.sha256" "bthome-$version-keys.zip" "bthome-$version-keys.zip.sha256" \
-    "bthome-$version-profile.zip" "bthome-$version-profile.zip.sha256" | sort >"$work/want"
-check "the job uploads its plugin, the profile zip, bthome-keys and their SHA-256" \
+printf '%s\n' "$name" "$name.sha256" | sort >"$work/want"
+check "the job uploads its plugin and its SHA-256, no extras (the extras job's)" \
     cmp -s "$work/want" "$work/uploaded"
-check "each SHA-256 matches" bash -c "cd '$job/dist' && cat ./*.sha256 | sha256sum --check --quiet"
-# Every Windows and macOS job zips the same bytes: what the checkout gives, unconverted.
-check "bthome-keys.bat in the keys zip ends its lines with CRLF, as stored" \
+check "the SHA-256 matches" bash -c "cd '$job/dist' && cat ./*.sha256 | sha256sum --check --quiet"
+check "bthome-keys.bat in the tested keys zip ends its lines with CRLF, as stored" \
     cmp -s "$src/tools/windows/bthome-keys.bat" "$job/extras/unpacked/bthome-keys/bthome-keys.bat"
+
+echo "release-job: the extras job (the profile zip and bthome-keys, made once)"
+xjob=$work/extras-job
+mkdir -p "$xjob"
+ln -s "$src" "$xjob/plugin"
+(cd "$xjob" && bash --noprofile --norc -eo pipefail <(step "Make the profile zip and bthome-keys")) \
+    >"$work/extras.log" 2>&1
+rc=$?
+sed 's/^/    /' "$work/extras.log"
+check "the step passes (status $rc)" test "$rc" = 0
+printf '%s\n' "bthome-$version-keys.zip" "bthome-$version-keys.zip.sha256" \
+    "bthome-$version-profile.zip" "bthome-$version-profile.zip.sha256" >"$work/want-extras"
+check "it uploads the profile zip, bthome-keys and their SHA-256" \
+    bash -c "cd '$xjob/dist' && ls | cmp -s '$work/want-extras' -"
+check "each SHA-256 matches" bash -c "cd '$xjob/dist' && cat ./*.sha256 | sha256sum --check --quiet"
+# The build jobs test zips of the same bytes: what the checkout gives, unconverted.
+check "the zips are those the build job tested, byte for byte" \
+    bash -c "cmp -s '$xjob/dist/bthome-$version-keys.zip' '$job/extras/bthome-$version-keys.zip' &&
+             cmp -s '$xjob/dist/bthome-$version-profile.zip' '$job/extras/bthome-$version-profile.zip'"
 check "the stored bthome-keys.bat has CRLF line ends" \
     test "$(grep -c $'\r$' "$src/tools/windows/bthome-keys.bat")" = "$(wc -l <"$src/tools/windows/bthome-keys.bat")"
 
@@ -80,12 +99,18 @@ release() {
                 "$v" "$os" "$arch" "$conclusion" "$run_url" "$n" >>"$ws/jobs"
         done
     done
+    printf '{"name":"%s","conclusion":"success","html_url":"%s/job/1500"}\n' \
+        "The profile zip and bthome-keys" "$run_url" >>"$ws/jobs"
     echo '{"name":"Release what passed","conclusion":null,"html_url":"'"$run_url"'/job/2000"}' \
         >>"$ws/jobs"
     if [ "$case" != none ]; then
-        cp "$job/dist/bthome-$version-"*.zip* "$ws/dist/"
+        cp "$xjob/dist/bthome-$version-"*.zip* "$ws/dist/"
     fi
-    [ "$case" = corrupt ] && echo tampered >>"$ws/dist/bthome-$version-wireshark-4.4-windows-x64.dll"
+    case $case in
+        corrupt) echo tampered >>"$ws/dist/bthome-$version-wireshark-4.4-windows-x64.dll" ;;
+        bad-extra) echo tampered >>"$ws/dist/bthome-$version-profile.zip" ;;
+        no-sum-extra) rm "$ws/dist/bthome-$version-keys.zip.sha256" ;;
+    esac
     : >"$STUB_LOG"; : >"$GITHUB_OUTPUT"
     (
         cd "$ws" || exit 1
@@ -93,8 +118,11 @@ release() {
             TAG=v$version DOCS_URL=https://github.test/o/r/blob/abc/docs/install.md
         bash -e <(step "Release notes and SHA256SUMS") || exit 10
         bash -e <(step "Create or update the release") || exit 20
-        # The step's if: needs.build.result != 'success' || steps.notes.outputs.status != '0'
-        if grep -q '"conclusion":"failure"' "$ws/jobs" || ! grep -qx status=0 "$GITHUB_OUTPUT"; then
+        build=success
+        grep -q '"conclusion":"failure"' "$ws/jobs" && build=failure
+        if step --if "Fail the run while a file is missing" needs.build.result=$build \
+                needs.extras.result=success \
+                steps.notes.outputs.status="$(sed -n 's/^status=//p' "$GITHUB_OUTPUT")"; then
             bash -e <(step "Fail the run while a file is missing") || exit 30
         fi
     ) >"$ws/log" 2>&1
@@ -147,13 +175,44 @@ release corrupt 4.6.9-macos-arm64
 check "the notes step fails: nothing is published" rc corrupt 10
 check "it names the file" grep -q 'wireshark-4.4-windows-x64.dll: its SHA-256 is not the one its job computed' "$work/corrupt/log"
 
+echo "release-job: the profile zip does not match its SHA-256 (every build passed)"
+release bad-extra none
+ws=$work/bad-extra
+check "the notes step passes and says status 1" status 1
+check "the run ends red: the last step fails" rc bad-extra 30
+check "12 plugins, bthome-keys and SHA256SUMS are published, not the profile zip" \
+    bash -c "test \$(grep -c 'wireshark-.*\.\(so\|dll\)\$' '$ws/files.txt')-\$(wc -l <'$ws/files.txt') = 12-14 &&
+             grep -q 'bthome-$version-keys.zip\$' '$ws/files.txt' && ! grep -q 'profile' '$ws/files.txt'"
+check "gh release create gets exactly those files" \
+    grep -qxF "gh release create v$version $(tr '\n' ' ' <"$ws/files.txt")--verify-tag --title v$version --notes-file notes.md" "$STUB_LOG"
+check "the notes name the profile zip as missing, why, and the extras job's link" \
+    grep -qF "bthome-$version-profile.zip left out (its SHA-256 is not the one its job computed), see [its job]($run_url/job/1500)" "$ws/notes.md"
+check "... and nothing else as missing" test "$(grep -c '^- ' "$ws/notes.md")" = 1
+check "the log names it" grep -q "bthome-$version-profile.zip: its SHA-256 is not the one its job computed" "$ws/log"
+check "SHA256SUMS holds the 13 files and checks" \
+    bash -c "cd '$ws/dist' && test \$(wc -l <SHA256SUMS) = 13 && ! grep -q profile SHA256SUMS &&
+             sha256sum --check --quiet SHA256SUMS"
+
+echo "release-job: the keys zip without its .sha256 (every build passed)"
+release no-sum-extra none
+ws=$work/no-sum-extra
+check "the notes step passes and says status 1; the run ends red" \
+    bash -c "grep -qx status=1 '$GITHUB_OUTPUT' && test \$(cat '$ws/rc') = 30"
+check "the rest is published, not the keys zip" \
+    bash -c "test \$(wc -l <'$ws/files.txt') = 14 && ! grep -q 'keys' '$ws/files.txt'"
+check "the notes name the keys zip as missing" \
+    grep -qF "bthome-$version-keys.zip left out (no bthome-$version-keys.zip.sha256)" "$ws/notes.md"
+
 echo "release-job: when the release job runs"
 wf=$src/.github/workflows/release.yml
 # shellcheck disable=SC2016  # the workflow's text
-check "whenever the build jobs ran, not when cancelled" \
-    grep -qF 'if: ${{ !cancelled() }}' "$wf"
-check "the last step fails when a build failed or a file is missing" \
-    grep -qF "if: needs.build.result != 'success' || steps.notes.outputs.status != '0'" "$wf"
+check "whenever the build jobs ran, not when cancelled nor after a failed preflight" \
+    grep -qF "if: \${{ !cancelled() && needs.preflight.result == 'success' }}" "$wf"
+check "the last step fails when a build or the extras job failed" \
+    bash -c "! '$here/workflow_step.py' --if 'Fail the run while a file is missing' needs.build.result=success \
+                 needs.extras.result=success steps.notes.outputs.status=0 &&
+             '$here/workflow_step.py' --if 'Fail the run while a file is missing' needs.build.result=success \
+                 needs.extras.result=failure steps.notes.outputs.status=0"
 # shellcheck disable=SC2016  # the workflow's text
 check "the build jobs are named as release-notes.py reads them" \
     grep -qF 'name: Wireshark ${{ matrix.wireshark }}, ${{ matrix.platform.os }} ${{ matrix.platform.arch }}' "$wf"
