@@ -216,8 +216,8 @@ def device_info(payload):
 
 
 def hello_version(payload):
-    """HelloResponse.server_info (field 3): "NAME (esphome vX)" before 2025.9, the bare
-    version after (esphome/components/api/api_connection.cpp)."""
+    """HelloResponse.server_info (field 3): "NAME (esphome vX)" (esphome/components/api/
+    api_connection.cpp, 2024.11) before 2025.9, the bare version after."""
     try:
         return _text(protobuf.parse(payload), 3)
     except protobuf.DecodeError as e:
