@@ -211,12 +211,10 @@ def main(argv):
     except CaptureError as e:
         print(e.args[0], file=sys.stderr)
         return 1
-    except OSError as e:
-        if netio.output_closed(e):
+    except Exception as e:
+        if isinstance(e, OSError) and netio.output_closed(e):
             return 0    # Wireshark closed the fifo (EINVAL on Windows): the capture is over
+        # Never a traceback: it could show a key in a local variable's repr.
         print(f"bthome-proxy: internal error: {type(e).__name__}", file=sys.stderr)
         return 3
-    except Exception as e:                         # never a traceback: it could show a
-        print(f"bthome-proxy: internal error: {type(e).__name__}", file=sys.stderr)
-        return 3                                   # key in a local variable's repr
     return 0

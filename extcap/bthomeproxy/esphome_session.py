@@ -16,7 +16,7 @@ from .netio import Closed, ProtocolError, Stopped, log
 IDLE_PING_S = 20        # ping a silent device after this long...
 IDLE_DROP_S = 50        # ...and take it for gone after this long
 # A subscription that brings nothing after a reconnect is sent again after 10 s, 30 s,
-# then every 60 s, as Home Assistant's scanner does (bleak-esphome PR #394, 2026.7):
+# then every 60 s, as Home Assistant's scanner does (bleak-esphome PR #394, July 2026):
 # the slot frees when the firmware reaps the dead connection.
 RESUBSCRIBE_S = (10, 30, 60)
 HASS_HINT = ("capture through Home Assistant instead (interface hass-ble), which shares "
