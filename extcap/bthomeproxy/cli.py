@@ -9,7 +9,8 @@ import os
 import signal
 import sys
 
-from . import VERSION, CaptureError, frames
+from . import VERSION, CaptureError, frames, netio
+from .esphome import option
 
 INTERFACES = {
     "esphome-ble": "ESPHome Bluetooth proxy (BLE advertisements, for BTHome)",
@@ -30,9 +31,12 @@ CONFIG = {
         ("--password-file", "API password file", "fileselect", "{mustexist=true}",
          "A file holding the API password"),
         ("--stream-timeout", "Seconds to wait for the stream", "integer",
-         "{default=10}{range=1,600}",
-         "No scanner state and no advertisement this long after subscribing: another "
-         "client holds the proxy's stream"),
+         "{default=30}{range=1,600}",
+         "No scanner state and no advertisement this long after the first subscription: "
+         "another client holds the proxy's stream"),
+        ("--take-stream", "Take the stream from Home Assistant", "boolflag", "",
+         "ESPHome 2026.7 and later stream to the newest subscriber only: Home Assistant "
+         "loses this proxy until its entry is reloaded or the proxy reboots"),
     ],
     "hass-ble": [
         ("--url", "Home Assistant URL", "string", "{required=true}",
@@ -82,7 +86,8 @@ def parser():
     p.add_argument("--encryption-key-file")
     p.add_argument("--password")
     p.add_argument("--password-file")
-    p.add_argument("--stream-timeout", type=float, default=10)
+    p.add_argument("--stream-timeout", type=float, default=30)
+    p.add_argument("--take-stream", action="store_true")
     p.add_argument("--url")
     p.add_argument("--token")
     p.add_argument("--token-file")
@@ -117,7 +122,8 @@ def noise_key(text):
         key = b""
     if len(key) != 32:
         raise CaptureError("esphome-ble: the encryption key is not base64 of 32 bytes "
-                           "(the device's api: encryption: key:)")
+                           "(the device's api: encryption: key:; "
+                           f"{option('--encryption-key-file')})")
     return key
 
 
@@ -130,6 +136,13 @@ class StopFlag:
     def __init__(self):
         self.stop = False
         self.parent = os.getppid()
+        self.ancestors = None
+        if os.name == "nt":         # the parent id of an orphan does not change there
+            from . import winparent
+            try:
+                self.ancestors = winparent.Ancestors()
+            except (OSError, AttributeError):
+                pass
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, self._set)
 
@@ -137,6 +150,8 @@ class StopFlag:
         self.stop = True
 
     def __call__(self):
+        if self.ancestors is not None:
+            return self.stop or self.ancestors.gone()
         return self.stop or os.getppid() != self.parent
 
 
@@ -152,7 +167,7 @@ def capture(args):
     with open(args.fifo, "wb") as fifo:
         if args.extcap_interface == "esphome-ble":
             if not args.host:
-                raise CaptureError("esphome-ble: no proxy host (--host)")
+                raise CaptureError(f"esphome-ble: no proxy host ({option('--host')})")
             psk = noise_key(secret(args.encryption_key, args.encryption_key_file,
                                    "encryption key", "esphome-ble"))
             password = secret(args.password, args.password_file, "password",
@@ -196,9 +211,10 @@ def main(argv):
     except CaptureError as e:
         print(e.args[0], file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        return 0        # Wireshark closed the fifo: the capture is over
-    except Exception as e:                         # never a traceback: it could show a
+    except Exception as e:
+        if isinstance(e, OSError) and netio.output_closed(e):
+            return 0    # Wireshark closed the fifo (EINVAL on Windows): the capture is over
+        # Never a traceback: it could show a key in a local variable's repr.
         print(f"bthome-proxy: internal error: {type(e).__name__}", file=sys.stderr)
-        return 3                                   # key in a local variable's repr
+        return 3
     return 0

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """ESPHome native API client (TCP 6053): the frames, plaintext or Noise, and the messages
 that subscribe to a Bluetooth proxy's raw advertisements."""
+import re
+
 from . import CaptureError, netio, protobuf
 from .netio import Closed, ProtocolError
 
@@ -17,6 +19,11 @@ SCANNER_STATE = 126
 
 SUBSCRIBE_RAW = 1                     # SubscribeBluetoothLEAdvertisementsRequest.flags
 FEATURE_RAW_ADVERTISEMENTS = 1 << 5   # DeviceInfoResponse.bluetooth_proxy_feature_flags
+# From ESPHome 2026.7.0 the newest advertisement subscriber takes the proxy's single slot
+# (esphome/esphome PR #17423, esphome/components/bluetooth_proxy/bluetooth_proxy.cpp,
+# BluetoothProxy::subscribe_api_connection); before, the first one keeps it.
+NEWEST_SUBSCRIBER_WINS = (2026, 7)
+PREFERENCE_PREFIX = "extcap.esphome_ble."
 MAX_PLAIN_MESSAGE = 1 << 16           # a batch of raw adverts is a few kB
 MAX_AD_BYTES = 62                     # advertising data + scan response
 MAX_TYPE = 0xFFFF
@@ -41,7 +48,7 @@ class PlainFramer:
         indicator = self.reader.exact(1, timeout)[0]
         if indicator == 0x01:
             raise CaptureError("esphome-ble: the device encrypts its API: give its "
-                               "encryption key (--encryption-key-file)")
+                               f"encryption key ({option('--encryption-key-file')})")
         if indicator != 0x00:
             raise ProtocolError(f"bad frame indicator 0x{indicator:02x}")
         length = self._varint(timeout)
@@ -60,7 +67,7 @@ def read_noise_frame(reader, timeout=netio.FRAME_TIMEOUT_S):
     header = reader.exact(3, timeout)
     if header[0] == 0x00:
         raise CaptureError("esphome-ble: the device's API is not encrypted: leave the "
-                           "encryption key empty")
+                           f"encryption key empty ({option('--encryption-key-file')})")
     if header[0] != 0x01:
         raise ProtocolError(f"bad frame indicator 0x{header[0]:02x}")
     return reader.exact(int.from_bytes(header[1:], "big"), timeout)
@@ -129,13 +136,23 @@ class NoiseFramer:
         if len(plain) < 4:
             raise ProtocolError("encrypted frame shorter than its header")
         length = int.from_bytes(plain[2:4], "big")
-        if length != len(plain) - 4:
-            raise ProtocolError("encrypted frame length mismatch")
-        return int.from_bytes(plain[:2], "big"), plain[4:]
+        # A frame may carry zero padding after the message (esphome/components/api/
+        # api_frame_helper.cpp, 2024.11, read_packet: only data_len > size is refused).
+        if length > len(plain) - 4:
+            raise ProtocolError("encrypted frame shorter than the length it gives")
+        return int.from_bytes(plain[:2], "big"), plain[4:4 + length]
 
     def write(self, msg_type, payload):
         plain = msg_type.to_bytes(2, "big") + len(payload).to_bytes(2, "big") + payload
         self.reader.send(noise_frame(self.send.encrypt(b"", plain)))
+
+
+def option(flag, value=""):
+    """An extcap option as Wireshark's dialog passes it and as tshark names its
+    preference (the flag without dashes): --encryption-key-file /
+    -o extcap.esphome_ble.encryptionkeyfile."""
+    pref = PREFERENCE_PREFIX + flag.lstrip("-").replace("-", "")
+    return f"{flag} / -o {pref}{':' + value if value else ''}"
 
 
 def printable(raw, limit=80):
@@ -179,14 +196,36 @@ def parse_adverts(payload):
         raise ProtocolError(f"malformed advertisement message ({e})") from None
 
 
+def _text(fields, number):
+    value = protobuf.first(fields, number, b"")
+    return printable(value) if isinstance(value, bytes) else ""
+
+
 def device_info(payload):
-    """(name, mac, bluetooth proxy feature flags or None: API 1.15 leaves field 15 out)."""
+    """(name, mac, ESPHome version text, bluetooth proxy feature flags or None).
+    Field 15 is still sent after API 1.15, which adds DeviceCapabilities (messages
+    149/150) for newer clients: without it, the device is no Bluetooth proxy or older
+    than raw advertisements (2023.6)."""
     try:
         f = protobuf.parse(payload)
     except protobuf.DecodeError as e:
         raise ProtocolError(f"malformed device info ({e})") from None
-    name, mac = protobuf.first(f, 2, b""), protobuf.first(f, 3, b"")
     flags = protobuf.first(f, 15)
-    return (printable(name) if isinstance(name, bytes) else "",
-            printable(mac) if isinstance(mac, bytes) else "",
+    return (_text(f, 2), _text(f, 3), _text(f, 4),
             flags if isinstance(flags, int) else None)
+
+
+def hello_version(payload):
+    """HelloResponse.server_info (field 3): "NAME (esphome vX)" (esphome/components/api/
+    api_connection.cpp, 2024.11) before 2025.9, the bare version after."""
+    try:
+        return _text(protobuf.parse(payload), 3)
+    except protobuf.DecodeError as e:
+        raise ProtocolError(f"malformed hello response ({e})") from None
+
+
+def version_tuple(text):
+    """(year, month) of an ESPHome version ("2026.7.0", "2025.8.0-dev",
+    "NAME (esphome v2025.8.0)"), or None."""
+    m = re.search(r"(?:^|esphome v)(\d{4})\.(\d{1,2})(?!\d)", text or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None

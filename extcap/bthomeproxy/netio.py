@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Blocking sockets with a short timeout, so that a stop request is seen within a second
 while waiting for data; reads are exact and bounded."""
+import contextlib
+import errno
 import socket
+import sys
 import time
 
 from . import CaptureError
@@ -21,6 +24,29 @@ class ProtocolError(Exception):
 
 class Stopped(Exception):
     """Wireshark asked the capture to stop (SIGTERM)."""
+
+
+def log(line):
+    """One line for the user (Wireshark's extcap log, tshark's stderr)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def output_closed(error):
+    """Wireshark closed the capture pipe: EPIPE, or EINVAL from a Windows named pipe
+    whose reader is gone."""
+    return isinstance(error, BrokenPipeError) or error.errno in (errno.EPIPE,
+                                                                 errno.EINVAL)
+
+
+@contextlib.contextmanager
+def output():
+    """Writes to Wireshark's pipe: its end stops the capture (Stopped), as SIGTERM does."""
+    try:
+        yield
+    except OSError as e:
+        if output_closed(e):
+            raise Stopped() from None
+        raise
 
 
 def connect(host, port, timeout, what):

@@ -111,7 +111,7 @@ class Suite:
 
     def test_plaintext(self):
         adverts = [a[:4] for a in self.plain]
-        fw = sim_esphome.Firmware(adverts=adverts, batch=5)     # API 1.15: no field 15
+        fw = sim_esphome.Firmware(adverts=adverts, batch=5)     # API 1.15
         proc, proxy = self.esphome(fw, len(adverts))
         self.same_as_file(proc, self.plain_file, len(adverts), "plaintext proxy, API 1.15")
         comments = re.findall(r"^    heard by bt-proxy-sim \(ESPHome proxy 127\.0\.0\.1\)$",
@@ -187,11 +187,11 @@ class Suite:
 
     def test_no_scanner_state(self):
         fw = sim_esphome.Firmware(adverts=[a[:4] for a in self.plain[:2]],
-                                  ignores_subscriber=True)
+                                  other_subscriber=True)
         proc, _ = self.esphome(fw, 1, 20, streamtimeout=2)
         self.expect_error(proc, r"esphome-ble: no scanner state and no advertisement 2 s "
-                          r"after subscribing: another client holds this proxy's stream: "
-                          r"Home Assistant\?", "a proxy that never sends its scanner state")
+                          r"after subscribing: another client holds this proxy's stream "
+                          r"\(Home Assistant\?\)", "a proxy that never sends its scanner state")
         fw = sim_esphome.Firmware(adverts=[a[:4] for a in self.plain[:2]], feature_flags=1)
         proc, _ = self.esphome(fw, 1, 15)
         self.expect_error(proc, r"esphome-ble: bt-proxy-sim does not forward raw "
@@ -346,14 +346,15 @@ class Suite:
                    "https: no token sent to an unverified server", str(log))
 
 
-def main():
+def main(suite_class=Suite, title="extcap end to end"):
+    """Runs the test_ methods suite_class defines (a subclass: its own only)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("-k", help="only tests whose name contains this")
     args = ap.parse_args()
-    suite = Suite(args.plugin)
+    suite = suite_class(args.plugin)
     try:
-        for name in sorted(n for n in dir(suite) if n.startswith("test_")):
+        for name in sorted(n for n in vars(suite_class) if n.startswith("test_")):
             if args.k and args.k not in name:
                 continue
             print(f"{name}:")
@@ -361,7 +362,7 @@ def main():
             getattr(suite, name)()
     finally:
         suite.ws.close()
-    return suite.check.summary("extcap end to end")
+    return suite.check.summary(title)
 
 
 if __name__ == "__main__":

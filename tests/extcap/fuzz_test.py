@@ -85,6 +85,8 @@ def consume_plain(data):
             esphome.parse_adverts(payload)
         elif msg_type == esphome.DEVICE_INFO_RESPONSE:
             esphome.device_info(payload)
+        elif msg_type == esphome.HELLO_RESPONSE:
+            esphome.version_tuple(esphome.hello_version(payload))
         protobuf.parse(payload)
 
 

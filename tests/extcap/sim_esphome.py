@@ -60,6 +60,11 @@ def raw_adverts_message(adverts):
     return out
 
 
+def release(version):
+    """(year, month) of "2026.7.0"."""
+    return tuple(int(x) for x in version.split(".")[:2]) if version else None
+
+
 @dataclass
 class Firmware:
     """What the simulated device does."""
@@ -67,10 +72,23 @@ class Firmware:
     name: str = "bt-proxy-sim"
     password: str = None             # pre-2026.1 API password (checked in message 3)
     requires_auth: bool = False      # closes on a subscription before message 3
-    feature_flags: int = None        # None: API 1.15, field 15 left out
+    # DeviceInfo field 15, still sent with API 1.15 (passive scan, active connections,
+    # remote caching, pairing, cache clearing, raw advertisements 0x20, state and mode);
+    # None: left out (no Bluetooth proxy)
+    feature_flags: int = 0x7F
     api_minor: int = 15
+    # ESPHome release: DeviceInfo field 4 and HelloResponse server_info ("NAME (esphome
+    # vX)" before 2025.9, bare after); None: neither says it
+    version: str = "2026.6.2"
+    info_version: bool = True        # False: field 4 left out, only the hello says it
     scanner_state: bool = True       # message 126 after the subscription (2025.5+)
-    ignores_subscriber: bool = False  # another client holds the stream
+    # Home Assistant holds the subscriber slot: before 2026.7 the first subscriber keeps
+    # it and a later one is refused without a word; from 2026.7 the newest takes it
+    # (esphome/esphome PR #17423)
+    other_subscriber: bool = False
+    stale_slot_s: float = 0.0        # a dropped connection holds the slot this long
+    noise_padding: int = 0           # zero bytes after each encrypted message
+    noise_length_extra: int = 0      # inner length larger than the message (malformed)
     ping_first: bool = True          # pings, and holds the adverts until answered
     adverts: list = field(default_factory=list)
     batch: int = 16                  # adverts per message 93
@@ -160,7 +178,8 @@ class Connection(ClientSocket):
         if self.fw.key is None:
             self.sock.sendall(b"\x00" + varint(len(payload)) + varint(msg_type) + payload)
         else:
-            plain = struct.pack(">HH", msg_type, len(payload)) + payload
+            plain = struct.pack(">HH", msg_type, len(payload) + self.fw.noise_length_extra)
+            plain += payload + bytes(self.fw.noise_padding)
             self._send_noise_frame(self.tx.encrypt_with_ad(b"", plain))
 
 
@@ -170,7 +189,21 @@ class Proxy(SimServer):
     def __init__(self, fw, port=0):
         self.fw = fw
         self.sent = 0
+        self.stale_until = 0.0       # a dropped connection holds the slot until then
         super().__init__(port)
+
+    def _take_slot(self):
+        """Whether a subscription gets the stream, by the firmware's rule."""
+        fw, log = self.fw, self.log
+        holder = ("Home Assistant" if fw.other_subscriber else
+                  "a dead connection" if time.monotonic() < self.stale_until else None)
+        if holder is None:
+            return True
+        if fw.version is None or release(fw.version) >= (2026, 7):
+            log.append(f"subscription taken from {holder}")
+            return True
+        log.append(f"subscription refused: {holder} holds the slot")
+        return False
 
     def handle(self, sock):
         self._client(Connection(sock, self.fw))
@@ -184,8 +217,12 @@ class Proxy(SimServer):
             msg_type, payload = conn.read()
             log.append(f"message {msg_type}")
             if msg_type == 1:
+                info = ""
+                if fw.version:
+                    info = (fw.version if release(fw.version) >= (2025, 9) else
+                            f"{fw.name} (esphome v{fw.version})")
                 conn.send(2, field_varint(1, 1) + field_varint(2, fw.api_minor) +
-                          field_bytes(4, fw.name.encode()))
+                          field_bytes(3, info.encode()) + field_bytes(4, fw.name.encode()))
             elif msg_type == 3:
                 authed = True
                 given = payload[2:2 + payload[1]].decode() if payload else ""
@@ -195,6 +232,8 @@ class Proxy(SimServer):
                 conn.send(4, b"")
             elif msg_type == 9:
                 info = field_bytes(2, fw.name.encode()) + field_bytes(3, b"AA:BB:CC:DD:EE:FF")
+                if fw.version and fw.info_version:
+                    info += field_bytes(4, fw.version.encode())
                 if fw.feature_flags is not None:
                     info += field_varint(15, fw.feature_flags)
                 conn.send(10, info)
@@ -202,14 +241,17 @@ class Proxy(SimServer):
                 if fw.requires_auth and not authed:
                     log.append("subscription before message 3: closing")
                     return
-                subscribed = True
-                if fw.ignores_subscriber:
+                if not self._take_slot():
                     continue
+                subscribed = True
                 if fw.scanner_state:
                     conn.send(126, field_varint(1, 1) + field_varint(2, 1))
                 if fw.ping_first:
                     conn.send(7, b"")
-                    if conn.read()[0] != 8:
+                    answer = conn.read()[0]
+                    while answer == 66:             # a repeated subscription crossed it
+                        answer = conn.read()[0]
+                    if answer != 8:
                         log.append("ping not answered")
                         return
                     log.append("pong")
@@ -228,6 +270,7 @@ class Proxy(SimServer):
             if fw.drop_after is not None and self.connections == 1 and \
                     self.sent >= fw.drop_after:
                 self.log.append("dropping the connection")
+                self.stale_until = time.monotonic() + fw.stale_slot_s
                 return True
             end = len(fw.adverts)
             if fw.drop_after is not None and self.connections == 1:

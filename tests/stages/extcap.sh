@@ -3,7 +3,8 @@
 # The extcap (extcap/bthome-proxy, tests/extcap/): its Noise initiator against
 # python3-dissononce, a bounded fuzz of its network parsers, live captures through the
 # real tshark from a simulated ESPHome proxy and a simulated Home Assistant, decoded by
-# the plugin of build/, and its install.
+# the plugin of build/, esphome-ble through the firmware's subscriber rules and a Wi-Fi
+# drop (esphome_live_test.py), and its install.
 set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/lib/contract.sh"
@@ -13,7 +14,9 @@ host_plugin || die "the plugin does not build"
 # with the Debian packages (python3-cryptography), comes first, as on a user's machine.
 export PATH="/usr/bin:/bin:$PATH"
 for test in "noise_test.py" "fuzz_test.py --seconds 5" \
-            "extcap_test.py --plugin build/bthome.so" "install_test.py --plugin build/bthome.so"; do
+            "extcap_test.py --plugin build/bthome.so" \
+            "esphome_live_test.py --plugin build/bthome.so" \
+            "install_test.py --plugin build/bthome.so"; do
     echo "=== tests/extcap/$test"
     # shellcheck disable=SC2086  # the script and its arguments, one per word
     count_lines '^  ok ' '^  FAIL ' timeout 900 /usr/bin/python3 tests/extcap/$test
