@@ -346,14 +346,15 @@ class Suite:
                    "https: no token sent to an unverified server", str(log))
 
 
-def main():
+def main(suite_class=Suite, title="extcap end to end"):
+    """Runs the test_ methods suite_class defines itself (-k: those whose name holds it)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("-k", help="only tests whose name contains this")
     args = ap.parse_args()
-    suite = Suite(args.plugin)
+    suite = suite_class(args.plugin)
     try:
-        for name in sorted(n for n in dir(suite) if n.startswith("test_")):
+        for name in sorted(n for n in vars(suite_class) if n.startswith("test_")):
             if args.k and args.k not in name:
                 continue
             print(f"{name}:")
@@ -361,7 +362,7 @@ def main():
             getattr(suite, name)()
     finally:
         suite.ws.close()
-    return suite.check.summary("extcap end to end")
+    return suite.check.summary(title)
 
 
 if __name__ == "__main__":
