@@ -14,6 +14,7 @@ DEAD_S = 120            # no frame at all, not even Home Assistant's heartbeat p
                         # websocket_api/http.py): the connection is half-open
 SOURCE_S = 60           # a --source that never matches: say so, naming those seen
 MAX_SOURCES = 20
+MAX_REMEMBERED = 16384  # last frames kept per (address, source): random addresses rotate
 MAX_AD = frames.MAX_PDU_PAYLOAD - 6
 BASE_UUID_TAIL = "-0000-1000-8000-00805f9b34fb"
 
@@ -277,7 +278,10 @@ class Session:
             key = (entry["address"].upper(), source)
             if history and self.last.get(key) == frame:
                 continue          # written already, before a reconnection
+            self.last.pop(key, None)            # the newest last, the oldest forgotten
             self.last[key] = frame
+            if len(self.last) > MAX_REMEMBERED:
+                del self.last[next(iter(self.last))]
             comment = f"heard by {source} (Home Assistant)"
             if history:
                 comment = f"history: heard by {source} (Home Assistant, {when})"
