@@ -87,11 +87,13 @@ class HassLive(extcap_test.Suite):
         """Before any stream worked, a failure ends the capture at once."""
         self.timers(FAST)
         start = time.monotonic()
-        proc, _, _ = self.live_hass([{"http": "503 Service Unavailable"}], 1, 20)
+        proc, _, connections = self.live_hass([{"http": "503 Service Unavailable"}], 1, 60)
         self.expect_error(proc, r"hass-ble: 127\.0\.0\.1 answered HTTP/1\.1 503 Service "
                           r"Unavailable: Home Assistant is not running behind it",
                           "a 503 at the first connection")
-        self.check(time.monotonic() - start < 10, "first 503: ends at once")
+        self.check(connections == 1 and time.monotonic() - start < 45,   # tshark's own
+                   "first 503: ends at once, not retried",        # start may be slow
+                   f"{connections} connections, {time.monotonic() - start:.1f} s")
         proc, _, _ = self.live_hass([{"history": None}], 1, 20)
         self.expect_error(proc, r"hass-ble: Home Assistant sent no advertisement event 30 s "
                           r"after subscribing", "a subscription that brings nothing")
