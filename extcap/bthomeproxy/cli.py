@@ -40,13 +40,17 @@ CONFIG = {
     ],
     "hass-ble": [
         ("--url", "Home Assistant URL", "string", "{required=true}",
-         "e.g. http://homeassistant.local:8123 (https verifies the certificate)"),
+         "e.g. https://homeassistant.local:8123 (http sends the token in clear)"),
         ("--token", "Long-lived access token", "password", "",
          "Profile > Security > Long-lived access tokens (an administrator's)"),
         ("--token-file", "Token file", "fileselect", "{mustexist=true}",
          "A file holding the token (what tshark can pass)"),
         ("--source", "Only from source", "string", "",
          "Only what this proxy or adapter heard (its address, as Home Assistant shows)"),
+        ("--ca-file", "CA certificate file", "fileselect", "{mustexist=true}",
+         "PEM certificate(s) that https trusts besides the system's (a self-signed one)"),
+        ("--skip-history", "Leave out history", "boolflag", "{default=false}",
+         "Leave out what Home Assistant heard before each subscription"),
     ],
 }
 MAX_SECRET_FILE = 4096
@@ -92,6 +96,8 @@ def parser():
     p.add_argument("--token")
     p.add_argument("--token-file")
     p.add_argument("--source")
+    p.add_argument("--ca-file")
+    p.add_argument("--skip-history", action="store_true")
     return p
 
 
@@ -177,10 +183,11 @@ def capture(args):
             esphome_session.Session(args, writer, stop, psk, password).run()
         else:
             if not args.url:
-                raise CaptureError("hass-ble: no Home Assistant URL (--url)")
+                raise CaptureError(f"hass-ble: no Home Assistant URL ({hass.option('--url')})")
             token = secret(args.token, args.token_file, "token", "hass-ble")
             if not token:
-                raise CaptureError("hass-ble: no access token (--token or --token-file)")
+                raise CaptureError("hass-ble: no access token (--token or "
+                                   f"{hass.option('--token-file')})")
             writer = frames.PcapngWriter(fifo, "Home Assistant Bluetooth " +
                                          (f"(source {args.source})" if args.source
                                           else "(all sources)"))

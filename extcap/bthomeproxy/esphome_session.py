@@ -7,7 +7,6 @@ The proxy has one subscriber slot. Before ESPHome 2026.7 the first subscriber ke
 and a connection that died without a goodbye holds it until the firmware reaps it (about
 150 s); from 2026.7 the newest subscriber takes it (esphome/esphome PR #17423), so
 subscribing would take Home Assistant's stream: that needs --take-stream."""
-import os
 import time
 
 from . import CaptureError, esphome, frames, netio
@@ -23,21 +22,12 @@ HASS_HINT = ("capture through Home Assistant instead (interface hass-ble), which
              "the stream it holds")
 
 
-def time_scale():
-    """The tests' factor on the stream timers (BTHOME_PROXY_TEST_TIME_SCALE), 1 else."""
-    try:
-        scale = float(os.environ.get("BTHOME_PROXY_TEST_TIME_SCALE", "1"))
-    except ValueError:
-        return 1.0
-    return scale if 0.001 <= scale <= 1 else 1.0
-
-
 class Session:
     def __init__(self, opts, writer, should_stop, psk=None, password=""):
         self.host, self.port = opts.host, opts.port
         self.stream_timeout = opts.stream_timeout
         self.take_stream = opts.take_stream
-        self.scale = time_scale()
+        self.scale = netio.scaled(1.0)   # the tests shorten the stream timers
         self.writer = writer
         self.should_stop = should_stop
         self._psk = psk                 # 32 bytes or None; never printed

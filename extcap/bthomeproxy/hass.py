@@ -5,9 +5,16 @@ import json
 import time
 
 from . import CaptureError, frames, netio, websocket
-from .netio import Closed, ProtocolError, Stopped
+from .netio import Closed, ProtocolError, Stopped, scaled
 
 AUTH_TIMEOUT_S = 10
+FIRST_EVENT_S = 30      # Home Assistant sends its first event right after the result
+DEAD_S = 120            # no frame at all, not even Home Assistant's heartbeat ping (every
+                        # 55 s: WebSocketResponse(heartbeat=55), homeassistant/components/
+                        # websocket_api/http.py): the connection is half-open
+SOURCE_S = 60           # a --source that never matches: say so, naming those seen
+MAX_SOURCES = 20
+MAX_REMEMBERED = 16384  # last frames kept per (address, source): random addresses rotate
 MAX_AD = frames.MAX_PDU_PAYLOAD - 6
 BASE_UUID_TAIL = "-0000-1000-8000-00805f9b34fb"
 
@@ -120,16 +127,35 @@ def entry_frame(entry):
     return stamp, frame, _printable(source) if isinstance(source, str) else "unknown"
 
 
+def option(flag):
+    """An option as both its users type it: the extcap flag (Wireshark's dialog, a
+    command line) and tshark's preference, which Wireshark names after the flag."""
+    return f"{flag}, tshark -o extcap.hass_ble.{flag.strip('-').replace('-', '')}"
+
+
 class Session:
+    """One capture: connections one after another (netio.reconnecting). Each subscription's
+    first event is Home Assistant's history, sent at once even when empty: each device's
+    latest advertisement with its old time (_AdvertisementSubscription.async_start in
+    homeassistant/components/bluetooth/websocket_api.py, home-assistant/core commit
+    0f08be93, 2026). Its frames are marked, or left out with --skip-history."""
+
     def __init__(self, opts, writer, should_stop, token):
         self.url = opts.url
         self.source = opts.source.strip().upper() if opts.source else None
+        self.ca_file = opts.ca_file
+        self.skip_history = opts.skip_history
         self.writer = writer
         self.should_stop = should_stop
         self._token = token             # never printed
         self.peer = "Home Assistant"
         self.streamed = False
         self.connection_streamed = False
+        self.history = None             # this subscription's first event still to come
+        self.last = {}                  # (address, source): the last frame written
+        self.sources = {}               # the sources seen (at most MAX_SOURCES), in order
+        self.matched = False            # anything from --source yet
+        self.stream_began = None        # when the first subscription's stream began
 
     def run(self):
         netio.reconnecting(self, "hass-ble")
@@ -145,7 +171,7 @@ class Session:
         return msg
 
     def connection(self):
-        ws = websocket.Client(self.url, self.should_stop)
+        ws = websocket.Client(self.url, self.should_stop, ca_file=self.ca_file)
         try:
             self._session(ws)
         except Stopped:
@@ -158,61 +184,105 @@ class Session:
         finally:
             ws.close()
 
-    def _session(self, ws):
+    def _login(self, ws):
         try:
-            first = self._message(ws, AUTH_TIMEOUT_S)
+            first = self._message(ws, scaled(AUTH_TIMEOUT_S))
             if first.get("type") != "auth_required":
                 raise ProtocolError("no auth_required from Home Assistant")
             ws.send_text(json.dumps({"type": "auth", "access_token": self._token}))
-            answer = self._message(ws, AUTH_TIMEOUT_S)
-        except TimeoutError:
+            answer = self._message(ws, scaled(AUTH_TIMEOUT_S))
+        except TimeoutError:      # Home Assistant starting may answer late: retried
             raise CaptureError("hass-ble: Home Assistant did not answer the "
-                               "authentication") from None
+                               "authentication", transient=True) from None
         if answer.get("type") == "auth_invalid":
             raise CaptureError("hass-ble: Home Assistant refused the access token "
-                               "(auth_invalid)")
+                               f"(auth_invalid): check the token ({option('--token-file')})")
         if answer.get("type") != "auth_ok":
             raise ProtocolError("no auth_ok from Home Assistant")
+
+    def _session(self, ws):
+        self._login(ws)
         ws.send_text(json.dumps({"id": 1, "type": "bluetooth/subscribe_advertisements"}))
+        subscribed = time.monotonic()
+        self.history = True
         while True:
             try:
                 msg = self._message(ws, 1.0)
             except TimeoutError:
+                self._watch(ws, subscribed)
                 continue
             if msg.get("id") != 1:
                 continue
             if msg.get("type") == "result":
                 if msg.get("success") is not True:
                     self._refused(msg.get("error"))
-                self.streamed = self.connection_streamed = True
                 self.writer.start()
-            elif msg.get("type") == "event" and self.connection_streamed:
+            elif msg.get("type") == "event":
+                first = self.history
                 self._event(msg.get("event"))
+                if first:
+                    self.streamed = self.connection_streamed = True
+                    if self.stream_began is None:
+                        self.stream_began = time.monotonic()
+            self._watch(ws, subscribed)
+
+    def _watch(self, ws, subscribed):
+        """The timers of a live subscription: its first event, a dead connection, a
+        --source that never matches."""
+        now = time.monotonic()
+        if self.history and now - subscribed > scaled(FIRST_EVENT_S):
+            raise CaptureError(f"hass-ble: Home Assistant sent no advertisement event "
+                               f"{FIRST_EVENT_S} s after subscribing: is its Bluetooth "
+                               "integration set up?", transient=True)
+        if now - ws.last_frame > scaled(DEAD_S):      # Home Assistant pings every 55 s
+            raise Closed()
+        if self.source and not self.matched and self.stream_began is not None and \
+                now - self.stream_began > scaled(SOURCE_S):
+            seen = ", ".join(self.sources) or "none"
+            raise CaptureError(f"hass-ble: nothing came from source {self.source} in "
+                               f"{SOURCE_S} s ({option('--source')}); sources seen: {seen}")
 
     def _refused(self, error):
         code = error.get("code") if isinstance(error, dict) else None
         if code == "unauthorized":
             raise CaptureError("hass-ble: the token's user is not an administrator "
                                "(bluetooth/subscribe_advertisements needs admin rights)")
-        if code == "unknown_command":
+        if code == "unknown_command":     # also while a restarting one loads Bluetooth
             raise CaptureError("hass-ble: this Home Assistant has no "
                                "bluetooth/subscribe_advertisements (too old, or no "
-                               "Bluetooth integration)")
+                               "Bluetooth integration)", transient=True)
         message = error.get("message") if isinstance(error, dict) else None
         raise CaptureError(f"hass-ble: Home Assistant refused the subscription: "
                            f"{_printable(code)}: {_printable(message)}")
 
     def _event(self, event):
+        history, self.history = self.history, False
         if not isinstance(event, dict):
             raise ProtocolError("event is not an object")
-        added = event.get("add", [])
+        added = event.get("add", [])      # "remove" events: a device gone, no advert
         if not isinstance(added, list):
             raise ProtocolError("event's add is not a list")
+        if history and self.skip_history:
+            return
+        when = "before resubscribing" if self.streamed else "before the capture"
         for entry in added:
             got = entry_frame(entry)
             if got is None:
                 continue
             stamp, frame, source = got
+            if source not in self.sources and len(self.sources) < MAX_SOURCES:
+                self.sources[source] = True
             if self.source and source.upper() != self.source:
                 continue
-            self.writer.packet(stamp, frame, f"heard by {source} (Home Assistant)")
+            self.matched = True
+            key = (entry["address"].upper(), source)
+            if history and self.last.get(key) == frame:
+                continue          # written already, before a reconnection
+            self.last.pop(key, None)            # the newest last, the oldest forgotten
+            self.last[key] = frame
+            if len(self.last) > MAX_REMEMBERED:
+                del self.last[next(iter(self.last))]
+            comment = f"heard by {source} (Home Assistant)"
+            if history:
+                comment = f"history: heard by {source} (Home Assistant, {when})"
+            self.writer.packet(stamp, frame, comment)

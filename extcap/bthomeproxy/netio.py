@@ -3,6 +3,7 @@
 while waiting for data; reads are exact and bounded."""
 import contextlib
 import errno
+import os
 import socket
 import sys
 import time
@@ -103,6 +104,10 @@ class Reader:
         del self.buf[:n]
         return out
 
+    def more(self, deadline):
+        """Read what comes next into buf; TimeoutError after deadline (time.monotonic())."""
+        self._fill(deadline)
+
     def wait(self, timeout):
         """Until some data is buffered (TimeoutError after timeout seconds), so that a frame
         is then read whole, with no timeout cutting it in the middle."""
@@ -123,6 +128,15 @@ class Reader:
 
 
 BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
+
+
+def scaled(seconds):
+    """A timer, shortened for the tests by BTHOME_PROXY_TEST_TIMERS (a factor up to 1)."""
+    try:
+        factor = float(os.environ.get("BTHOME_PROXY_TEST_TIMERS", "1"))
+    except ValueError:
+        factor = 1.0
+    return seconds * factor if 0 < factor <= 1 else seconds
 
 
 def reconnecting(session, name):
@@ -150,7 +164,7 @@ def reconnecting(session, name):
             raise CaptureError(f"{name}: {session.peer}: {e}") from None
         if session.connection_streamed:
             failures = 0
-        end = time.monotonic() + BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
+        end = time.monotonic() + scaled(BACKOFF_S[min(failures, len(BACKOFF_S) - 1)])
         failures += 1
         while time.monotonic() < end and not session.should_stop():
             time.sleep(0.1)

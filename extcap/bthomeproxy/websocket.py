@@ -6,6 +6,7 @@ import hashlib
 import os
 import ssl
 import struct
+import time
 import urllib.parse
 
 from . import CaptureError, netio
@@ -37,12 +38,24 @@ def endpoint(url):
 
 
 class Client:
-    def __init__(self, url, should_stop, timeout=10):
+    """ca_file: a PEM file of certificates trusted next to the system's (a home's own CA or
+    self-signed certificate); never a way to skip the check."""
+
+    def __init__(self, url, should_stop, timeout=10, ca_file=None):
         secure, host, port, path = endpoint(url)
         self.host = host
-        sock = netio.connect(host, port, timeout, "hass-ble")
+        context = None
         if secure:
             context = ssl.create_default_context()   # verifies the certificate and name
+            if ca_file:
+                try:
+                    context.load_verify_locations(cafile=ca_file)
+                except (OSError, ssl.SSLError, ValueError):
+                    raise CaptureError(f"hass-ble: the CA file {ca_file} holds no PEM "
+                                       "certificate (--ca-file, extcap.hass_ble.cafile)"
+                                       ) from None
+        sock = netio.connect(host, port, timeout, "hass-ble")
+        if secure:
             try:
                 sock.settimeout(timeout)
                 sock = context.wrap_socket(sock, server_hostname=host)
@@ -50,16 +63,20 @@ class Client:
             except ssl.SSLCertVerificationError as e:
                 sock.close()
                 raise CaptureError(f"hass-ble: {host}'s certificate does not verify: "
-                                   f"{e.verify_message}") from None
+                                   f"{e.verify_message}; give its CA or self-signed "
+                                   "certificate with --ca-file (extcap.hass_ble.cafile)"
+                                   ) from None
             except (ssl.SSLError, OSError) as e:
                 sock.close()
                 raise CaptureError(f"hass-ble: TLS with {host} failed: "
-                                   f"{type(e).__name__}") from None
+                                   f"{type(e).__name__}", transient=True) from None
         self.sock = sock
         self.reader = netio.Reader(sock, should_stop)
-        self._handshake(host, port, path)
+        self.parts, self.size = [], 0      # a fragmented message's frames so far
+        self._handshake(host, port, path, timeout)
+        self.last_frame = time.monotonic()  # any frame, pings too: the connection lives
 
-    def _handshake(self, host, port, path):
+    def _handshake(self, host, port, path, timeout):
         key = base64.b64encode(os.urandom(16))
         self.reader.send(
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
@@ -70,16 +87,21 @@ class Client:
             if len(head) > MAX_HEADER:
                 raise ProtocolError("HTTP answer header too long")
             try:
-                head += self.reader.exact(1, 10)
+                head += self.reader.exact(1, timeout)
             except TimeoutError:
                 raise CaptureError(f"hass-ble: {host} did not answer the websocket "
-                                   "request") from None
+                                   "request", transient=True) from None
         lines = head.decode("latin-1").split("\r\n")
         status = lines[0].split(" ", 2)
         if len(status) < 2 or status[1] != "101":
             shown = lines[0][:80] if lines[0].isprintable() else "an unreadable status"
+            if status[1:2] in (["502"], ["503"], ["504"]):
+                # A reverse proxy's answer while Home Assistant is down or restarting.
+                raise CaptureError(f"hass-ble: {host} answered {shown}: Home Assistant "
+                                   "is not running behind it (restarting?)",
+                                   transient=True)
             raise CaptureError(f"hass-ble: {host} refused the websocket ({shown}): is it "
-                               "Home Assistant's URL?")
+                               "Home Assistant's URL (--url, extcap.hass_ble.url)?")
         headers = {}
         for line in lines[1:]:
             name, _, value = line.partition(":")
@@ -104,28 +126,47 @@ class Client:
         self.reader.send(head + mask + masked)
 
     def _frame(self):
-        b0, b1 = self.reader.exact(2)
+        """(fin, opcode, payload) of the frame buffered whole at the reader's front, or
+        None while part of it is still on its way: a frame that stalls half-way stays
+        buffered, so the stream never loses its place in the frames."""
+        buf = self.reader.buf
+        if len(buf) < 2:
+            return None
+        b0, b1 = buf[0], buf[1]
         if b0 & 0x70:
             raise ProtocolError("reserved bits set in a frame")
-        n = b1 & 0x7F
+        n, pos = b1 & 0x7F, 2
         if n == 126:
-            n = struct.unpack("!H", self.reader.exact(2))[0]
+            if len(buf) < 4:
+                return None
+            n, pos = struct.unpack_from("!H", buf, 2)[0], 4
         elif n == 127:
-            n = struct.unpack("!Q", self.reader.exact(8))[0]
+            if len(buf) < 10:
+                return None
+            n, pos = struct.unpack_from("!Q", buf, 2)[0], 10
         if n > MAX_MESSAGE:
             raise ProtocolError(f"frame of {n} bytes (at most {MAX_MESSAGE})")
-        mask = self.reader.exact(4) if b1 & 0x80 else None
-        payload = self.reader.exact(n)
-        if mask:
+        masked = bool(b1 & 0x80)
+        if len(buf) < pos + 4 * masked + n:
+            return None
+        frame = self.reader.exact(pos + 4 * masked + n)
+        payload = frame[pos + 4 * masked:]
+        if masked:
+            mask = frame[pos:pos + 4]
             payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.last_frame = time.monotonic()
         return bool(b0 & 0x80), b0 & 0x0F, payload
 
     def receive(self, timeout):
-        """The next text message (str); TimeoutError when none began within timeout s."""
-        self.reader.wait(timeout)
-        parts, size = [], 0
+        """The next text message (str); TimeoutError when none is whole within timeout s
+        (what came of it stays buffered for the next call). Pings are answered."""
+        deadline = time.monotonic() + timeout
         while True:
-            fin, opcode, payload = self._frame()
+            got = self._frame()
+            if got is None:
+                self.reader.more(deadline)
+                continue
+            fin, opcode, payload = got
             if opcode == OP_PING:
                 self._send(OP_PONG, payload)
                 continue
@@ -134,15 +175,16 @@ class Client:
             if opcode == OP_CLOSE:
                 raise Closed()
             if opcode not in (OP_TEXT, OP_BINARY, OP_CONT) or \
-                    (opcode == OP_CONT) != bool(parts):
+                    (opcode == OP_CONT) != bool(self.parts):
                 raise ProtocolError(f"unexpected frame opcode {opcode}")
-            size += len(payload)
-            if size > MAX_MESSAGE:
+            self.size += len(payload)
+            if self.size > MAX_MESSAGE:
                 raise ProtocolError(f"message over {MAX_MESSAGE} bytes")
-            parts.append(payload)
+            self.parts.append(payload)
             if fin:
+                message, self.parts, self.size = b"".join(self.parts), [], 0
                 try:
-                    return b"".join(parts).decode("utf-8")
+                    return message.decode("utf-8")
                 except UnicodeDecodeError:
                     raise ProtocolError("message is not UTF-8") from None
 

@@ -5,7 +5,7 @@ the simulated proxy (sim_esphome.py) with the firmware's subscriber rule (first 
 keeps the stream before ESPHome 2026.7, newest takes it from 2026.7), a dead connection
 holding the slot after a Wi-Fi drop, versions, feature flags and Noise padding.
 
-The extcap's stream timers run at BTHOME_PROXY_TEST_TIME_SCALE (here 1/20), and so does
+The extcap's stream timers run at BTHOME_PROXY_TEST_TIMERS (here 1/20), and so does
 the simulated firmware's reaping of a dead connection (150 s).
 
     tests/extcap/esphome_live_test.py --plugin build/bthome.so
@@ -248,7 +248,7 @@ class Live(extcap_test.Suite):
 
 
 def main():
-    os.environ["BTHOME_PROXY_TEST_TIME_SCALE"] = str(SCALE)
+    os.environ["BTHOME_PROXY_TEST_TIMERS"] = str(SCALE)
     return extcap_test.main(Live, "esphome-ble left running")
 
 

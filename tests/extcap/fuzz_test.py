@@ -14,7 +14,7 @@ import sys
 import time
 
 import common  # noqa: F401  (puts extcap/ and tools/ on the path)
-from bthomeproxy import CaptureError, esphome, hass, noise, protobuf, websocket
+from bthomeproxy import CaptureError, esphome, hass, netio, noise, protobuf, websocket
 from bthomeproxy.netio import Closed, ProtocolError
 import sim_esphome
 import wsrun
@@ -134,9 +134,29 @@ def ws_stream():
     return out
 
 
+class ChunkReader(netio.Reader):
+    """netio.Reader over fixed bytes that arrive in pieces of 1 to 64 bytes, as TCP may
+    cut them; Closed at their end."""
+
+    def __init__(self, data):
+        super().__init__(None)
+        self.data, self.rng = bytes(data), random.Random(len(data))
+
+    def _fill(self, deadline):
+        if not self.data:
+            raise Closed()
+        n = self.rng.randint(1, 64)
+        self.buf += self.data[:n]
+        self.data = self.data[n:]
+
+    def send(self, data, timeout=10):
+        pass
+
+
 def consume_ws(data):
     client = websocket.Client.__new__(websocket.Client)
-    client.reader = FakeReader(data)
+    client.reader = ChunkReader(data)
+    client.parts, client.size = [], 0
     while True:
         client.receive(1)
 
@@ -221,7 +241,7 @@ def main():
          consume_ws)
 
     class Opts:
-        url, source = "http://127.0.0.1:1", None
+        url, source, ca_file, skip_history = "http://127.0.0.1:1", None, None, False
     session = hass.Session(Opts, NullWriter(), lambda: False, "token")
     fuzz(check, "Home Assistant events (JSON values)", args.seconds, rng, ha_event,
          lambda e: consume_ha(session, e))

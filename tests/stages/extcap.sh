@@ -16,6 +16,7 @@ export PATH="/usr/bin:/bin:$PATH"
 for test in "noise_test.py" "fuzz_test.py --seconds 5" \
             "extcap_test.py --plugin build/bthome.so" \
             "esphome_live_test.py --plugin build/bthome.so" \
+            "hass_live_test.py --plugin build/bthome.so" \
             "install_test.py --plugin build/bthome.so"; do
     echo "=== tests/extcap/$test"
     # shellcheck disable=SC2086  # the script and its arguments, one per word

@@ -34,4 +34,14 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
     cmake --build /tmp/build -j2 >/tmp/build.log 2>&1 || { cat /tmp/build.log; exit 1; }
     ctest --test-dir /tmp/build -LE "$SKIP" --output-on-failure -j2' 2>&1 | tee "$log"
 add_ctest_counts "$log"
+# The extcap's tests (tests/stages/extcap.sh) with this suite's tshark and Python, on the
+# plugin just built: live captures through Wireshark 4.4 / 4.6's extcap handling.
+for test in noise_test.py "extcap_test.py --plugin /tmp/build/bthome.so" \
+            "hass_live_test.py --plugin /tmp/build/bthome.so"; do
+    echo "=== $stage: tests/extcap/$test"
+    # shellcheck disable=SC2086  # the script and its arguments, one per word
+    count_lines '^  ok ' '^  FAIL ' chroot "$root" /usr/bin/env -i \
+        PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+        timeout 900 python3 /src/tests/extcap/$test
+done
 finish
