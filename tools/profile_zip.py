@@ -5,7 +5,7 @@
 folder named after the profile holding its files. Byte-identical output from run to run
 (sorted entries, fixed times and permissions). --stored leaves the files uncompressed:
 the same bytes whichever zlib the Python has (the release workflow makes its zips on
-three systems and publishes one of them, tools/release-extras.sh).
+three systems and publishes one of them, .github/release/release-extras.sh).
 
     tools/profile_zip.py [--stored] profile/BTHome build/BTHome-profile.zip
 """

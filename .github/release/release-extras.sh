@@ -11,10 +11,10 @@
 # every system (the release workflow makes them in each Windows and macOS job). The keys zip is also unpacked into
 # OUT_DIR/unpacked, as a user unpacks it (the load test runs it from there). Prints the
 # two zips' paths.
-# usage: tools/release-extras.sh OUT_DIR
+# usage: .github/release/release-extras.sh OUT_DIR
 set -euo pipefail
-out=${1:?usage: tools/release-extras.sh OUT_DIR}
-src=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: .github/release/release-extras.sh OUT_DIR}
+src=$(cd "$(dirname "$0")/../.." && pwd)
 version=$(sed -n 's/^set(BTHOME_VERSION \([0-9.]*\)).*/\1/p' "$src/CMakeLists.txt")
 [ -n "$version" ] || { echo "release-extras: no set(BTHOME_VERSION ...) in CMakeLists.txt" >&2; exit 1; }
 python=python3
@@ -24,7 +24,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir "$stage/bthome-keys"
 cp "$src/tools/bthome-keys" "$stage/bthome-keys/bthome-keys.py"
-cp "$src/tools/windows/bthome-keys.bat" "$stage/bthome-keys/"
+cp "$src/tools/bthome-keys.bat" "$stage/bthome-keys/"
 "$python" "$src/tools/profile_zip.py" --stored "$src/profile/BTHome" "$out/bthome-$version-profile.zip"
 "$python" "$src/tools/profile_zip.py" --stored "$stage/bthome-keys" "$out/bthome-$version-keys.zip"
 rm -rf "$out/unpacked"
