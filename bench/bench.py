@@ -92,7 +92,7 @@ def open_up(path):
 
 
 # ---------------------------------------------------------------------------------------
-# Wireshark versions: the host's tshark, or one in a cached chroot (tools/chroot.sh)
+# Wireshark versions: the host's tshark, or one in a cached chroot (tests/lib/chroot.sh)
 
 
 class Target:
@@ -100,7 +100,7 @@ class Target:
         self.version = version
         self.suite = CHROOTS.get(version)
         if self.suite:
-            self.root = Path(run_checked([str(SRC / "tools" / "chroot.sh"), self.suite])
+            self.root = Path(run_checked([str(SRC / "tests" / "lib" / "chroot.sh"), self.suite])
                              .stdout.strip().splitlines()[-1])
             # one folder per scratch dir, so that two benches never share a build
             self.inner = Path("/bthome-bench") / scratch.name   # as tshark sees it

@@ -20,7 +20,7 @@ set(PLUGIN_FILES plugin.c ${DISSECTOR_SRC} ${BTHOME_CORE_SOURCES})
 
 # Wireshark's warnings as errors when the tree has them (ENABLE_WERROR); BTHOME_WERROR
 # keeps them for the plugin alone in a tree whose own code warns on its compiler (the
-# MinGW-w64 build of tools/build-windows.sh).
+# MinGW-w64 build of tests/lib/build-windows.sh).
 option(BTHOME_WERROR "The plugin's warnings as errors, whatever ENABLE_WERROR says" OFF)
 set(_bthome_werror "${WERROR_COMMON_FLAGS}")
 if(BTHOME_WERROR AND NOT _bthome_werror)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Where `cmake --install` puts the plugin (and tools/bthome-keys, installed TYPE BIN).
+# Where `cmake --install` puts the plugin (and tools/bthome-keys, installed TYPE BIN,
+# with its modules in share/bthome-keys beside that bin folder: bthome_install_keys).
 #   default                      Wireshark's global plugin folder (as packaged plugins),
 #                                bthome-keys in <prefix>/bin
 #   -DBTHOME_USER_INSTALL=ON     the personal folder ~/.local/lib/wireshark/plugins/X.Y/epan,
@@ -86,4 +87,23 @@ function(bthome_install_extcap source_dir)
     endif()
     message(STATUS "Extcap bthome-proxy installs to "
         "${CMAKE_INSTALL_PREFIX}/${BTHOME_GLOBAL_EXTCAP_DIR}")
+endfunction()
+
+# bthome-keys: its launcher (TOOLS_DIR/bthome-keys) into the bin folder, its package
+# (TOOLS_DIR/bthome_keys) into share/bthome-keys beside that bin folder, where the launcher
+# looks for it: /usr/bin and /usr/share/bthome-keys, ~/.local/bin and
+# ~/.local/share/bthome-keys.
+function(bthome_install_keys tools_dir)
+    install(PROGRAMS "${tools_dir}/bthome-keys" TYPE BIN)
+    set(bin_parent "")
+    if(CMAKE_INSTALL_BINDIR)
+        get_filename_component(bin_parent "${CMAKE_INSTALL_BINDIR}" DIRECTORY)
+    endif()
+    if(bin_parent)
+        set(share "${bin_parent}/share/bthome-keys")
+    else()
+        set(share "share/bthome-keys")
+    endif()
+    install(DIRECTORY "${tools_dir}/bthome_keys" DESTINATION "${share}"
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 endfunction()

@@ -6,8 +6,9 @@
 #   - depends on that Wireshark's ABI package (libwireshark16 for 4.0, found with dpkg -S on
 #     the libwireshark the build links) within the plugin's X.Y, plus what dpkg-shlibdeps
 #     finds (libwsutil, glib, libgcrypt, libc), and recommends tshark or wireshark,
-#   - installs tools/bthome-keys (the key importer, a Python 3 script) as /usr/bin/bthome-keys
-#     when the tree has it, and then also recommends python3,
+#   - installs tools/bthome-keys (the key importer, a Python 3 launcher) as /usr/bin/bthome-keys
+#     and its modules (tools/bthome_keys) in /usr/share/bthome-keys when the tree has it,
+#     and then also recommends python3,
 #   - installs the extcap (extcap/bthome-proxy and its modules) into Wireshark's global
 #     extcap folder, and then recommends python3 and python3-cryptography,
 #   - carries /usr/share/doc/<package>/copyright (cmake/debian/copyright), its

@@ -15,10 +15,10 @@
 #   require in every configure), nothing optional. SpeexDSP, required from 4.5 on for a
 #   GUI or sharkd, which build-in-tree.sh turns off, is here too: a tag that still asks
 #   for it configures all the same;
-#   --sanitizers adds what tools/build-sanitizer-tree.sh adds to that: clang with its ASan,
+#   --sanitizers adds what tests/lib/build-sanitizer-tree.sh adds to that: clang with its ASan,
 #   UBSan and libFuzzer runtimes, and LLVM's coverage tools (llvm-profdata, llvm-cov);
 #   --windows adds what --in-tree adds and the MinGW-w64 cross toolchain, Debian's
-#   Windows builds of libgcrypt and zlib, meson and Wine (tools/build-windows.sh, the
+#   Windows builds of libgcrypt and zlib, meson and Wine (tests/lib/build-windows.sh, the
 #   Windows stage).
 set -euo pipefail
 packages="cmake gcc make pkg-config python3 wireshark-dev tshark libgcrypt20-dev util-linux \
@@ -31,7 +31,7 @@ case "${1:-}" in --tests|--extcap) packages="$packages python3-dissononce" ;; es
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2 help2man lintian"
 # --tests also: git, with which Wireshark's check_tfs.py finds the files to check.
 [ "${1:-}" = "--tests" ] && packages="$packages git"
-# --tests also: node and npm for the workflow validation (tools/workflow-lint), unless
+# --tests also: node and npm for the workflow validation (tests/lib/workflow-lint), unless
 # some node already provides npm (e.g. NodeSource's nodejs, which conflicts with npm).
 [ "${1:-}" = "--tests" ] && ! command -v npm >/dev/null && packages="$packages nodejs npm"
 # --tests also: the locale tests generate de_DE.UTF-8 from the locales package's sources.

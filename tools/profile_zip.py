@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Zip a configuration profile folder the way Wireshark exports one and imports it
 (Edit > Configuration Profiles > Import > from zip file, Wireshark 3.6 and later): a
-folder named after the profile holding its files. Byte-identical output from run to run
-(sorted entries, fixed times and permissions). --stored leaves the files uncompressed:
-the same bytes whichever zlib the Python has (the release workflow makes its zips on
-three systems and publishes one of them, tools/release-extras.sh).
+folder named after the profile holding its files (sub folders zipped the same way).
+Byte-identical output from run to run (sorted entries, fixed times and permissions).
+--stored leaves the files uncompressed: the same bytes whichever zlib the Python has
+(the release workflow makes its zips on three systems and publishes one of them,
+.github/release/release-extras.sh).
 
     tools/profile_zip.py [--stored] profile/BTHome build/BTHome-profile.zip
 """
@@ -33,14 +34,24 @@ def main():
         sys.exit(__doc__)
     source, out = args
     name = os.path.basename(os.path.normpath(source))
-    files = sorted(f for f in os.listdir(source) if os.path.isfile(os.path.join(source, f)))
     tmp = out + ".tmp"
     with zipfile.ZipFile(tmp, "w", method) as z:
-        z.writestr(entry(f"{name}/", 0o40755), b"")
-        for f in files:
-            with open(os.path.join(source, f), "rb") as data:
-                z.writestr(entry(f"{name}/{f}", 0o100644), data.read(), method)
+        add_folder(z, source, name, method)
     os.replace(tmp, out)
+
+
+def add_folder(z, folder, name, method):
+    """The folder's entry, its files, then its sub folders the same way (a profile has
+    none; the keys zip has bthome-keys' package)."""
+    z.writestr(entry(f"{name}/", 0o40755), b"")
+    names = sorted(os.listdir(folder))
+    for f in names:
+        if os.path.isfile(os.path.join(folder, f)):
+            with open(os.path.join(folder, f), "rb") as data:
+                z.writestr(entry(f"{name}/{f}", 0o100644), data.read(), method)
+    for f in names:
+        if os.path.isdir(os.path.join(folder, f)):
+            add_folder(z, os.path.join(folder, f), f"{name}/{f}", method)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import random
 import sys
 import time
 
-import common  # noqa: F401  (puts extcap/ and tools/ on the path)
+import common  # noqa: F401  (puts extcap/ and tests/lib/ on the path)
 from bthomeproxy import CaptureError, esphome, hass, netio, noise, protobuf, websocket
 from bthomeproxy.netio import Closed, ProtocolError
 import sim_esphome

@@ -6,7 +6,7 @@ both ways with their nonces, a wrong key, a tampered reply and a tampered frame.
 import os
 import sys
 
-import common  # noqa: F401  (puts extcap/ and tools/ on the path)
+import common  # noqa: F401  (puts extcap/ and tests/lib/ on the path)
 from bthomeproxy import noise
 from sim_esphome import responder
 import wsrun

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The plugin fuzzed inside Wireshark the way Wireshark fuzzes its own dissectors: its
 # harness fuzz/fuzzshark.c under libFuzzer, ASan and UBSan, from the in-tree build that
-# the in-tree stage shares (tools/build-sanitizer-tree.sh: Wireshark's source tree, clang,
+# the in-tree stage shares (tests/lib/build-sanitizer-tree.sh: Wireshark's source tree, clang,
 # ENABLE_FUZZER, ENABLE_ASAN, ENABLE_UBSAN), with the plugin linked in
 # (tests/fuzz/fuzzshark_bthome.c) and the per-device keys of captures/*.keys configured.
 # Targets:
@@ -54,7 +54,7 @@ for t in "${targets[@]}"; do
     [ -n "${seeds_of[$t]:-}" ] || refuse "unknown target $t"
 done
 
-plugin=$("$src/tools/build-sanitizer-tree.sh" | tail -n 1)
+plugin=$("$src/tests/lib/build-sanitizer-tree.sh" | tail -n 1)
 [ -f "$plugin" ] || refuse "the in-tree build failed"
 build=${plugin%/run/*}
 fuzzer=$build/run/fuzzshark-bthome

@@ -46,7 +46,7 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from wsrun import NOBODY, IsolatedTshark  # noqa: E402
 
 CAPTURES = os.path.join(ROOT, "captures")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # functions called through check
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Dry run of the official download (tools/official-wireshark.sh) on Linux: which file it
+# Dry run of the official download (.github/release/official-wireshark.sh) on Linux: which file it
 # asks Wireshark's site for, in which order, with a stand-in curl (stubs/curl) that
 # answers only for the files a test says exist. Prints "download: N passed, M failed".
 # shellcheck source=tests/release/lib.sh
@@ -17,7 +17,7 @@ download() {
     printf '%s\n' "$@" >"$STUB_OK"
     : >"$STUB_LOG"
     rm -rf "$work/dl"
-    WS_OFFICIAL_OS=$os WS_OFFICIAL_ARCH=$arch "$src/tools/official-wireshark.sh" "$version" \
+    WS_OFFICIAL_OS=$os WS_OFFICIAL_ARCH=$arch "$src/.github/release/official-wireshark.sh" "$version" \
         "$work/dl" >"$work/out" 2>"$work/err"
 }
 asked() { printf '%s\n' "$@" | cmp -s - "$STUB_LOG"; }            # asked URL...: in order

@@ -18,8 +18,8 @@ steps=("The official Wireshark \${{ matrix.wireshark }}"
 # the load test's list in $work/OS-VERSION/tsharks (one a line).
 job() {
     local os=$1 version=$2 dir=$work/$1-$2 name line
-    mkdir -p "$dir/plugin/tools"
-    cat >"$dir/plugin/tools/official-wireshark.sh" <<'STUB'
+    mkdir -p "$dir/plugin/.github/release"
+    cat >"$dir/plugin/.github/release/official-wireshark.sh" <<'STUB'
 #!/usr/bin/env bash
 echo "$1" >>"$STUB_LOG"
 case $STUB_OS in
@@ -27,7 +27,7 @@ case $STUB_OS in
     macos) echo "$PWD/$2/mnt/Wireshark.app/Contents/MacOS/tshark" ;;
 esac
 STUB
-    chmod 755 "$dir/plugin/tools/official-wireshark.sh"
+    chmod 755 "$dir/plugin/.github/release/official-wireshark.sh"
     : >"$dir/env"; : >"$dir/asked"
     for name in "${steps[@]}"; do
         step --if "$name" matrix.platform.os="$os"

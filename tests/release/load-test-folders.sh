@@ -2,7 +2,7 @@
 # shellcheck disable=SC2317  # functions called through check
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Dry run of the load test (tests/release/load-test.sh) on Linux, with the plugin built here
-# (BUILD_DIR/bthome.so) and the profile zip and bthome-keys of tools/release-extras.sh:
+# (BUILD_DIR/bthome.so) and the profile zip and bthome-keys of .github/release/release-extras.sh:
 #   - Linux: the host's tshark, the real thing;
 #   - Windows and macOS: a stand-in (stubs/official-tshark) that answers with Wireshark's folder
 #     rules of that system and runs the host's tshark for the rest;
@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 plugin=$(cd "${1:?usage: load-test-folders.sh BUILD_DIR}" && pwd)/bthome.so
 [ -f "$plugin" ] || { echo "load-test-folders: no $plugin"; failed=1; finish load-test-folders; }
-"$src/tools/release-extras.sh" "$work/extras" >/dev/null
+"$src/.github/release/release-extras.sh" "$work/extras" >/dev/null
 extras=(--profile-zip "$(echo "$work"/extras/bthome-*-profile.zip)"
         --keys "$work/extras/unpacked/bthome-keys")
 cp "$here/stubs/official-tshark" "$work/tshark" && chmod 755 "$work/tshark"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # functions called through check
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Dry run of the Windows job's MSVC environment step (tools/windows/msvc-env.sh --diff) on
+# Dry run of the Windows job's MSVC environment step (.github/release/msvc-env.sh --diff) on
 # Linux: from cmd's `set` before and after vcvars64.bat (CRLF, as cmd prints them), only
 # what vcvars64.bat added or changed goes to $GITHUB_ENV. Prints "msvc-env: N passed, M failed".
 # shellcheck source=tests/release/lib.sh
@@ -10,7 +10,7 @@ printf '%s\r\n' 'ALLUSERSPROFILE=C:\ProgramData' 'Path=C:\Windows;C:\git' '=C:=C
     'INCLUDE=' >"$work/before"
 printf '%s\r\n' 'ALLUSERSPROFILE=C:\ProgramData' 'PATH=C:\VS\bin;C:\Windows;C:\git' '=C:=C:\a' \
     'INCLUDE=C:\VS\include' "VCToolsInstallDir=C:\\VS\\Tools\\" 'VSCMD_ARG_TGT_ARCH=x64' >"$work/after"
-"$src/tools/windows/msvc-env.sh" --diff "$work/before" "$work/after" >"$work/diff"
+"$src/.github/release/msvc-env.sh" --diff "$work/before" "$work/after" >"$work/diff"
 sed 's/^/    /' "$work/diff"
 printf '%s\n' 'PATH=C:\VS\bin;C:\Windows;C:\git' 'INCLUDE=C:\VS\include' \
     "VCToolsInstallDir=C:\\VS\\Tools\\" 'VSCMD_ARG_TGT_ARCH=x64' >"$work/want"

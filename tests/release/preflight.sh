@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # functions called through check
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Dry run of the release preflight (tools/release-preflight.sh, the workflow's first job)
+# Dry run of the release preflight (.github/release/release-preflight.sh, the workflow's first job)
 # on Linux, with stand-ins: Wireshark's repository a local git repository holding only the
 # tags a test says exist, and a curl (stubs/curl) that answers only for the addresses a
 # test says exist. A wrong tag, a missing Wireshark tag, a missing download each fail the
@@ -37,7 +37,7 @@ downloads() {
 # preflight ARG...: runs the script; its output in $work/out, its status in $work/rc
 preflight() {
     : >"$STUB_LOG"; : >"$work/output"
-    "$src/tools/release-preflight.sh" --output "$work/output" "$@" >"$work/out" 2>&1
+    "$src/.github/release/release-preflight.sh" --output "$work/output" "$@" >"$work/out" 2>&1
     echo $? >"$work/rc"
     sed 's/^/    /' "$work/out"
 }

@@ -51,7 +51,7 @@ check "the job uploads its plugin and its SHA-256, no extras (the extras job's)"
     cmp -s "$work/want" "$work/uploaded"
 check "the SHA-256 matches" bash -c "cd '$job/dist' && cat ./*.sha256 | sha256sum --check --quiet"
 check "bthome-keys.bat in the tested keys zip ends its lines with CRLF, as stored" \
-    cmp -s "$src/tools/windows/bthome-keys.bat" "$job/extras/unpacked/bthome-keys/bthome-keys.bat"
+    cmp -s "$src/tools/bthome-keys.bat" "$job/extras/unpacked/bthome-keys/bthome-keys.bat"
 
 echo "release-job: the extras job (the profile zip and bthome-keys, made once)"
 xjob=$work/extras-job
@@ -72,7 +72,7 @@ check "the zips are those the build job tested, byte for byte" \
     bash -c "cmp -s '$xjob/dist/bthome-$version-keys.zip' '$job/extras/bthome-$version-keys.zip' &&
              cmp -s '$xjob/dist/bthome-$version-profile.zip' '$job/extras/bthome-$version-profile.zip'"
 check "the stored bthome-keys.bat has CRLF line ends" \
-    test "$(grep -c $'\r$' "$src/tools/windows/bthome-keys.bat")" = "$(wc -l <"$src/tools/windows/bthome-keys.bat")"
+    test "$(grep -c $'\r$' "$src/tools/bthome-keys.bat")" = "$(wc -l <"$src/tools/bthome-keys.bat")"
 
 # ---- 2. the release job ------------------------------------------------------------
 # release CASE MISSING_JOB: a workspace with the artifacts of every build job but

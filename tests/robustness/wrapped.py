@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""tshark in the tests' isolated environment (tools/wsrun.py), behind a wrapper command
+"""tshark in the tests' isolated environment (tests/lib/wsrun.py), behind a wrapper command
 (valgrind, or env LD_PRELOAD=... for a sanitizer-built plugin) and with extra variables.
 The wrapper goes between setpriv and tshark, so that it applies to tshark alone."""
 import os
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from wsrun import IsolatedTshark  # noqa: E402
 
 # Wireshark's own debugging switches (tools/valgrind-wireshark.sh, fuzz-test.sh): every

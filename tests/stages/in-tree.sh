@@ -3,7 +3,7 @@
 # The in-tree build, tested: this checkout built as plugins/epan/bthome of Wireshark's
 # source tree by Wireshark's own CMake (tools/build-in-tree.sh, what the release
 # workflow's Linux job runs), with clang and AddressSanitizer, UndefinedBehaviorSanitizer
-# and libFuzzer's instrumentation (tools/build-sanitizer-tree.sh: the build fuzzshark shares),
+# and libFuzzer's instrumentation (tests/lib/build-sanitizer-tree.sh: the build fuzzshark shares),
 # then the ctest suite's tshark tests (label "tshark": every capture's dissection,
 # statistics, keys, ...; but not what reruns plugin code this stage runs already, labels
 # "profile-files", "summary-runs" (fuzzshark's target bthome runs BTHome without a tree
@@ -15,7 +15,7 @@ set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/lib/contract.sh"
 
-plugin=$("$src/tools/build-sanitizer-tree.sh" | tail -n 1)
+plugin=$("$src/tests/lib/build-sanitizer-tree.sh" | tail -n 1)
 [ -f "$plugin" ] || die "the in-tree build failed"
 build=${plugin%/run/*}
 echo "in-tree: built $plugin"

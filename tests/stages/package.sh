@@ -60,8 +60,9 @@ expected=$(printf '%s\n' "$plugin_path" "./usr/share/doc/$pkg/copyright" \
     "./usr/share/doc/$pkg/changelog.Debian.gz" "./usr/share/man/man1/bthome-keys.1.gz" \
     "./usr/share/lintian/overrides/$pkg" "./usr/bin/bthome-keys" \
     $(ls profile/BTHome | sed "s|^|$profile_dir/|") "$extcap_dir/bthome-proxy" \
-    $(cd extcap && ls bthomeproxy/*.py | sed "s|^|$extcap_dir/|") | sort)
-check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys, its man page, the copyright, changelog, lintian overrides, the profile and the extcap" \
+    $(cd extcap && ls bthomeproxy/*.py | sed "s|^|$extcap_dir/|") \
+    $(cd tools && ls bthome_keys/*.py | sed "s|^|./usr/share/bthome-keys/|") | sort)
+check "files are exactly the plugin in Wireshark $ws's global folder, bthome-keys and its modules, its man page, the copyright, changelog, lintian overrides, the profile and the extcap" \
     test "$files" = "$expected"
 check "bthome-keys is packaged executable and unchanged" bash -c \
     "dpkg-deb -c '$deb' | grep -E '^-rwxr-xr-x .* \./usr/bin/bthome-keys\$' >/dev/null &&

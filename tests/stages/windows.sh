@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Windows stage: Wireshark 4.0.17's tshark and the plugin cross-built for Windows x64
-# with MinGW-w64 from Debian 12's source package (tools/build-windows.sh), run under
+# with MinGW-w64 from Debian 12's source package (tests/lib/build-windows.sh), run under
 # Wine. First the ctest suite's tshark tests (label "tshark": every capture against the
 # same expected output as on Linux, statistics, keys, locale, ...; the profile's files,
 # the summary runs, the link variants and the key importer, labels "profile-files",
@@ -18,8 +18,8 @@ set -uo pipefail
 export BTHOME_WINDOWS_CACHE=${BTHOME_WINDOWS_CACHE:-/var/cache/bthome-windows}
 cache=$BTHOME_WINDOWS_CACHE
 
-# shellcheck source=tools/ws-source.sh
-. "$src/tools/ws-source.sh"
+# shellcheck source=tests/lib/ws-source.sh
+. "$src/tests/lib/ws-source.sh"
 ws=$(debian_source_fetch bookworm wireshark "$ws_source_cache") ||
     die "no Wireshark 4.0 source package could be fetched"
 version=$(sed -E 's/^wireshark_(.*)\.orig\.tar\..*$/\1/' "$ws/.ready")
@@ -28,7 +28,7 @@ mkdir -p "$cache" || die "cannot make $cache"
 log=$cache/build-windows-$version.log
 echo "windows: Wireshark $version for Windows x64 (MinGW-w64), build in $build"
 plugin=$(CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
-         "$src/tools/build-windows.sh" "$ws" "$build" 2>"$log" | tail -n 1)
+         "$src/tests/lib/build-windows.sh" "$ws" "$build" 2>"$log" | tail -n 1)
 if [ ! -f "$plugin" ]; then
     tail -n 40 "$log"
     die "the Windows build failed, see $log"
@@ -54,7 +54,7 @@ grep -q "^TShark (Wireshark) $version " <<<"$started" ||
 # The suite's tests, configured afresh for this checkout with that plugin and tshark.exe.
 tests=$(mktemp -d)
 out=$(mktemp)
-export BTHOME_WINE_RERUNS=$tests/wine-reruns     # see tools/wsrun.py
+export BTHOME_WINE_RERUNS=$tests/wine-reruns     # see tests/lib/wsrun.py
 trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
 cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" >"$out" 2>&1 ||
     { cat "$out"; die "cannot configure the tests"; }

@@ -8,14 +8,14 @@
 # check_col_apis.py where the source package has them.
 #
 # The scripts come from Wireshark's Debian source package, the newest the archive serves
-# (fetched and cached by tools/ws-source.sh, shared with tests/stages/in-tree.sh).
+# (fetched and cached by tests/lib/ws-source.sh, shared with tests/stages/in-tree.sh).
 # Each script is one test; one missing from the source package is skipped.
 set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/lib/contract.sh"
 
-# shellcheck source=tools/ws-source.sh
-. "$src/tools/ws-source.sh"
+# shellcheck source=tests/lib/ws-source.sh
+. "$src/tests/lib/ws-source.sh"
 ws=$(ws_source_fetch) || die "no Wireshark source package could be fetched"
 echo "wireshark-checks: scripts from $(cat "$ws/.ready")"
 

@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from wsrun import Checks, IsolatedTshark  # noqa: E402
 
 # Made-up keys, each bad in its own way: 31 digits, 33 digits, a letter that is not hex,

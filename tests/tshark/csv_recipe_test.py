@@ -17,7 +17,7 @@ import re
 import shlex
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wsrun import Checks, IsolatedTshark  # noqa: E402
 
 MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}")

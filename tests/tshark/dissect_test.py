@@ -23,7 +23,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wsrun import IsolatedTshark  # noqa: E402
 
 BOOLEANS = {"True": "1", "False": "0", "true": "1", "false": "0"}

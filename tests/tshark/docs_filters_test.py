@@ -26,7 +26,7 @@ import re
 import shlex
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wsrun import Checks, IsolatedTshark, key_options  # noqa: E402
 
 FIELD_START = re.compile(r"^(\(|!?\s*[a-z][a-z0-9_]*\.[a-z0-9_.]+|!?\s*bthome\b)")

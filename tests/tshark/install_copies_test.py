@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from wsrun import NOBODY, Checks, tshark_version  # noqa: E402
 
 WARNING = "The plugin 'bthome.so' was found in multiple directories"

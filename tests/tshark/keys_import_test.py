@@ -36,7 +36,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from wsrun import NOBODY, Checks, IsolatedTshark, key_options  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wsrun import IsolatedTshark, key_options  # noqa: E402
 
 LOCALE = "de_DE.UTF-8"

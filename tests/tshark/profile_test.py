@@ -29,7 +29,7 @@ import re
 import shutil
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wsrun import IsolatedTshark, key_options  # noqa: E402
 
 PROFILE = "BTHome"

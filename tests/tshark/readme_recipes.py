@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wsrun import IsolatedTshark, marked_section, tshark_version  # noqa: E402
 
 START, END = "<!-- recipes:start -->", "<!-- recipes:end -->"

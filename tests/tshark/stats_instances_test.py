@@ -14,7 +14,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from stats_test import check, parse_table, parse_tree  # noqa: E402
 from wsrun import IsolatedTshark  # noqa: E402
 

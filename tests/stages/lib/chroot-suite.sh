@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The stage of one Debian suite (tests/stages/trixie.sh, forky.sh): the plugin built and
-# the ctest suite run inside a cached chroot of that suite (tools/chroot.sh), with its
+# the ctest suite run inside a cached chroot of that suite (tests/lib/chroot.sh), with its
 # Wireshark's development files and tshark; but for what only the host's suite runs
 # (labels link-variants and source-only, tests/CMakeLists.txt) and the labels named.
 # usage: tests/stages/lib/chroot-suite.sh SUITE [LABEL|LABEL...]  (trixie = 4.4, forky = 4.6)
@@ -11,7 +11,7 @@ skip="link-variants|source-only${2:+|$2}"
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/contract.sh"
 need_root "$@"
-root=$("$src/tools/chroot.sh" "$stage") || die "no $stage chroot"
+root=$("$src/tests/lib/chroot.sh" "$stage") || die "no $stage chroot"
 
 # A fresh copy of the tree (without build output) so the chroot builds what is here now.
 rm -rf "$root/src"

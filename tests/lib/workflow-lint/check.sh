@@ -6,10 +6,10 @@
 # node_modules beside this script, from npm's cache when it has it.
 # Each file is one test; ends with "workflow-lint: N passed, M failed" (the stage
 # tests/stages/workflow-lint.sh), exit status 1 on a file that does not validate.
-# usage: tools/workflow-lint/check.sh [WORKFLOW.yml...]   (default: all of .github/workflows)
+# usage: tests/lib/workflow-lint/check.sh [WORKFLOW.yml...]   (default: all of .github/workflows)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-cd "$here/../.."                     # the validator resolves paths: globs from the root
+cd "$here/../../.."                   # the validator resolves paths: globs from the root
 
 if ! command -v npm >/dev/null; then
     echo "workflow-lint: no npm (cmake/install-deps.sh --tests installs it)"
@@ -17,7 +17,7 @@ if ! command -v npm >/dev/null; then
     exit 1
 fi
 if ! npm ci --prefix "$here" --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null; then
-    echo "workflow-lint: npm ci in tools/workflow-lint failed"
+    echo "workflow-lint: npm ci in tests/lib/workflow-lint failed"
     echo "workflow-lint: 0 passed, 1 failed"
     exit 1
 fi

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Create (once) and cache a Debian chroot holding a given Wireshark release's tshark and
 # development files, so the plugin can be built and tested against it.
-# usage: tools/chroot.sh SUITE        (trixie = Wireshark 4.4, forky/sid = 4.6)
+# usage: tests/lib/chroot.sh SUITE        (trixie = Wireshark 4.4, forky/sid = 4.6)
 # Prints the chroot path. Fails loudly when the chroot cannot be made: a silently skipped
 # Wireshark version would let a broken build land.
 set -euo pipefail

@@ -7,8 +7,8 @@
 # release, v1.13.0, declares runs.using: node20 (its action.yml), which GitHub removes
 # from the runners, and its request for Node 24 (ilammy/msvc-dev-cmd#99) is open.
 #
-# usage: tools/windows/msvc-env.sh                  on a Windows runner, in Git's bash
-#        tools/windows/msvc-env.sh --diff BEFORE AFTER
+# usage: .github/release/msvc-env.sh                  on a Windows runner, in Git's bash
+#        .github/release/msvc-env.sh --diff BEFORE AFTER
 # --diff prints the NAME=VALUE lines of AFTER (the output of cmd's `set`) that BEFORE
 # lacks or has with another value, names compared in any case as Windows does; the
 # release dry run (tests/release) runs it on Linux.

@@ -5,7 +5,7 @@
 # DIR/mnt; on Windows the x64 installer, run silently into DIR/Wireshark. Prints the path
 # of that Wireshark's tshark last. The release workflow loads its builds into it
 # (tests/release/load-test.sh) and links the macOS build against the libraries inside
-# Wireshark.app (tools/macos-link-app.sh).
+# Wireshark.app (.github/release/macos-link-app.sh).
 #
 # The macOS disk image: since 4.6 Wireshark ships one universal image per release,
 # "Wireshark X.Y.Z.dmg" (the 4.6.0 release notes; installers in public repositories
@@ -14,16 +14,16 @@
 # at 4.4: url ".../osx/all-versions/Wireshark%20#{version}%20#{arch}%2064.dmg"). The
 # universal name is tried first, then this Mac's architecture.
 #
-# usage: tools/official-wireshark.sh X.Y.Z DIR
-#        tools/official-wireshark.sh --urls X.Y.Z
+# usage: .github/release/official-wireshark.sh X.Y.Z DIR
+#        .github/release/official-wireshark.sh --urls X.Y.Z
 # --urls prints the addresses that would be tried, in order, one a line, and downloads
-# nothing (the release preflight, tools/release-preflight.sh, asks whether one answers).
+# nothing (the release preflight, .github/release/release-preflight.sh, asks whether one answers).
 # WS_DOWNLOAD_BASE replaces the site (default https://2.na.dl.wireshark.org).
 # WS_OFFICIAL_OS (macos, windows) and WS_OFFICIAL_ARCH (arm64, x86_64) stand in for
 # uname: for --urls of another system, and for the dry run on Linux (tests/release), where
 # WS_DOWNLOAD_ONLY=1 stops after the download and prints the downloaded file.
 set -euo pipefail
-usage="usage: tools/official-wireshark.sh X.Y.Z DIR | --urls X.Y.Z"
+usage="usage: .github/release/official-wireshark.sh X.Y.Z DIR | --urls X.Y.Z"
 urls_only=
 if [ "${1:-}" = --urls ]; then urls_only=1; shift; fi
 version=${1:?$usage}

@@ -4,23 +4,23 @@
 # Debian 12: the libraries Debian has no Windows build of (libffi, PCRE2, GLib, c-ares,
 # libpcap's headers) from Debian's own source packages, a pass-through libintl of ours
 # for GLib
-# (tools/windows/libintl.c: no translations), then tshark and bthome.dll in the
+# (tests/lib/windows/libintl.c: no translations), then tshark and bthome.dll in the
 # Wireshark source tree the way Windows plugins are made (tools/build-in-tree.sh:
 # CUSTOM_PLUGIN_SRC_DIR, the plugin's warnings as errors). BUILD_DIR/run ends up with
 # tshark.exe, the DLLs it needs and run/plugins/X.Y/epan/bthome.dll; run it with wine.
 # Prints the path of bthome.dll last.
 #
-# usage: tools/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR
+# usage: tests/lib/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR
 #
 # The cross-built libraries are cached in one prefix, $BTHOME_WINDOWS_CACHE/prefix
 # (default /var/cache/bthome-windows), and BUILD_DIR is never cleaned, so a second run
 # builds only the plugin and what changed (ninja), with no ccache.
 # Needs root or sudo to install the MinGW-w64 toolchain (cmake/install-deps.sh --windows).
 set -euo pipefail
-usage="usage: tools/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR"
+usage="usage: tests/lib/build-windows.sh WIRESHARK_SRC_DIR BUILD_DIR"
 ws=${1:?$usage}
 build=${2:?$usage}
-src=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${BTHOME_WINDOWS_CACHE:-/var/cache/bthome-windows}
 prefix=$cache/prefix
 host=x86_64-w64-mingw32
@@ -33,8 +33,8 @@ flock 9
 
 "$src/cmake/install-deps.sh" --windows >&2
 build=$(mkdir -p "$build" && cd "$build" && pwd)
-# shellcheck source=tools/ws-source.sh
-. "$src/tools/ws-source.sh"
+# shellcheck source=tests/lib/ws-source.sh
+. "$src/tests/lib/ws-source.sh"
 
 # The files that tell CMake and meson about the cross compiler and the prefix.
 toolchain=$cache/toolchain.cmake
@@ -102,10 +102,10 @@ build_once() {
 }
 
 build_libintl() {       # built every time: a second, and its source is ours
-    $host-gcc -O2 -Wall -Wextra -Werror -c "$src/tools/windows/libintl.c" \
+    $host-gcc -O2 -Wall -Wextra -Werror -c "$src/tests/lib/windows/libintl.c" \
         -o "$cache/libintl.o" &&
     $host-ar rcs "$prefix/lib/libintl.a" "$cache/libintl.o" &&
-    cp "$src/tools/windows/libintl.h" "$prefix/include/"
+    cp "$src/tests/lib/windows/libintl.h" "$prefix/include/"
 }
 
 # Wireshark for Windows loads wpcap.dll (Npcap) at run time and needs only the headers,
@@ -163,7 +163,7 @@ build_once c-ares c-ares build_cmake -DCARES_SHARED=ON -DCARES_STATIC=OFF \
 
 # tshark and the plugin. MSYSTEM makes Wireshark's CMakeLists find the libraries with
 # find_package like MSYS2 does instead of downloading its Windows library bundle;
-# lemon, run during the build, is compiled for this machine (tools/windows/host-cc).
+# lemon, run during the build, is compiled for this machine (tests/lib/windows/host-cc).
 # The one program configure would run (ConfigureChecks.cmake: a C99 snprintf) cannot
 # run here: MinGW-w64's stdio, which Wireshark's -D_POSIX selects, is C99. Wireshark's
 # own code warns under MinGW-w64 (ENABLE_WERROR off); the plugin's warnings stay errors
@@ -171,7 +171,7 @@ build_once c-ares c-ares build_cmake -DCARES_SHARED=ON -DCARES_STATIC=OFF \
 # compile than Wireshark's default (RelWithDebInfo).
 say "building tshark and the plugin in $build (log: $build/build.log)"
 plugin=$(MSYSTEM=MINGW64 BTHOME_WS_CMAKE_ARGS="-DCMAKE_TOOLCHAIN_FILE=$toolchain \
-    -DLEMON_C_COMPILER=$src/tools/windows/host-cc -DHAVE_C99_VSNPRINTF=1 \
+    -DLEMON_C_COMPILER=$src/tests/lib/windows/host-cc -DHAVE_C99_VSNPRINTF=1 \
     -DENABLE_WERROR=OFF -DBTHOME_WERROR=ON -DENABLE_PCAP=ON -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_FLAGS_RELEASE=-O1 -DCMAKE_CXX_FLAGS_RELEASE=-O1 ${BTHOME_WS_CMAKE_ARGS:-}" \
     "$src/tools/build-in-tree.sh" "$ws" "$build" 2>"$build/build.log" | tail -n 1) || {

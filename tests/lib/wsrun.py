@@ -8,7 +8,7 @@ installed copy of the plugin can't be loaded instead). Wireshark ignores
 WIRESHARK_PLUGIN_DIR for root (it would load plugins from a folder other users may
 write), so as root tshark runs as nobody through setpriv.
 
-    tools/wsrun.py PLUGIN.so [tshark arguments...]
+    tests/lib/wsrun.py PLUGIN.so [tshark arguments...]
 
 The tshark is the one on PATH, or $BTHOME_TSHARK (tests/stages/in-tree.sh runs the suite
 with the tshark of a Wireshark build tree, tests/release/load-test.sh with an official Wireshark

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by tests/stages/wireshark-checks.sh, tests/stages/in-tree.sh and tools/build-windows.sh:
+# Sourced by tests/stages/wireshark-checks.sh, tests/stages/in-tree.sh and tests/lib/build-windows.sh:
 # Wireshark's Debian source package, the newest one the archive serves (forky 4.6,
 # trixie 4.4, bookworm 4.0, tried in that order), fetched with a private apt state and
 # unpacked whole into $BTHOME_WS_SRC_CACHE/wireshark-<suite> (default
@@ -14,7 +14,7 @@ ws_source_fetch_suite() {
 }
 
 # Debian's source package PACKAGE of SUITE, its upstream tarball unpacked whole into
-# CACHE/PACKAGE-SUITE, once (tools/build-windows.sh builds its libraries from these
+# CACHE/PACKAGE-SUITE, once (tests/lib/build-windows.sh builds its libraries from these
 # too); prints its path. .ready holds the tarball's name.
 debian_source_fetch() {
     local suite=$1 package=$2 cache=$3 dir=$3/$2-$1 apt tarball file

@@ -8,12 +8,12 @@
 # that Wireshark and in any later one of the same X.Y that bundles the same or newer
 # libraries. A library the app lacks fails here, not on the user's Mac.
 #
-# usage: tools/macos-link-app.sh BUILD_DIR BUILT_PLUGIN WIRESHARK_APP OUT
+# usage: .github/release/macos-link-app.sh BUILD_DIR BUILT_PLUGIN WIRESHARK_APP OUT
 #   BUILD_DIR the Wireshark build tree of tools/build-in-tree.sh (its objects are
 #   linked), BUILT_PLUGIN the plugin it built (its libraries are looked up in the app).
 # Prints the new plugin's libraries (otool -L) and checks each of them.
 set -euo pipefail
-usage="usage: tools/macos-link-app.sh BUILD_DIR BUILT_PLUGIN WIRESHARK_APP OUT"
+usage="usage: .github/release/macos-link-app.sh BUILD_DIR BUILT_PLUGIN WIRESHARK_APP OUT"
 build=${1:?$usage}
 built=${2:?$usage}
 app=${3:?$usage}

@@ -8,19 +8,19 @@
 #     it out);
 #   - that the official Windows installer and the macOS disk images (arm64, x86_64) of each
 #     X.Y.Z and of its series' first release X.Y.0 answer (HEAD): the load tests download
-#     them. The addresses are those tools/official-wireshark.sh --urls names; one of a
+#     them. The addresses are those .github/release/official-wireshark.sh --urls names; one of a
 #     file's addresses answering is enough, as for the download.
 # Fails (status 1) with the list of everything missing; else writes the Wireshark versions
 # as a JSON list, `wireshark=["X.Y.Z",...]`, to FILE (the job's $GITHUB_OUTPUT: the build
 # jobs' matrix) and prints it.
 #
-# usage: tools/release-preflight.sh [--tag TAG] [--output FILE] X.Y.Z...
+# usage: .github/release/release-preflight.sh [--tag TAG] [--output FILE] X.Y.Z...
 # WS_GIT_URL replaces Wireshark's repository (default https://github.com/wireshark/wireshark.git,
 # the one the build jobs check out); WS_DOWNLOAD_BASE the download site (as in
-# tools/official-wireshark.sh).
+# .github/release/official-wireshark.sh).
 set -uo pipefail
-usage="usage: tools/release-preflight.sh [--tag TAG] [--output FILE] X.Y.Z..."
-src=$(cd "$(dirname "$0")/.." && pwd)
+usage="usage: .github/release/release-preflight.sh [--tag TAG] [--output FILE] X.Y.Z..."
+src=$(cd "$(dirname "$0")/../.." && pwd)
 tag='' output=''
 while [ $# -gt 0 ]; do
     case $1 in
@@ -82,7 +82,7 @@ for v in "$@"; do
             [ -z "${seen[$w $os $arch]:-}" ] || continue
             seen[$w $os $arch]=1
             if ! urls=$(WS_OFFICIAL_OS=$os WS_OFFICIAL_ARCH=$arch \
-                        "$src/tools/official-wireshark.sh" --urls "$w"); then
+                        "$src/.github/release/official-wireshark.sh" --urls "$w"); then
                 missing+=("Wireshark $w for $name: no download address"); continue
             fi
             found=

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * A pass-through libintl for the Windows cross build (tools/build-windows.sh): GLib's
+ * A pass-through libintl for the Windows cross build (tests/lib/build-windows.sh): GLib's
  * meson build wants an "intl" dependency on Windows and would otherwise download its
  * proxy-libintl subproject. tshark is built without translations, so every message is
  * returned untranslated. */

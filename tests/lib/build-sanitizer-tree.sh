@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The one Wireshark build the in-tree stage (tests/stages/in-tree.sh) and fuzzshark
-# (tests/fuzz/run-fuzzshark.sh) share: the Wireshark source package of tools/ws-source.sh,
+# (tests/fuzz/run-fuzzshark.sh) share: the Wireshark source package of tests/lib/ws-source.sh,
 # this checkout built in it as plugins/epan/bthome by tools/build-in-tree.sh (what the
 # release workflow's Linux job runs), here with clang and Wireshark's own options for
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer (ENABLE_ASAN, ENABLE_UBSAN,
@@ -14,14 +14,14 @@
 # BUILD/run/plugins/X.Y/epan/bthome.so, beside BUILD/run/tshark and
 # BUILD/run/fuzzshark-bthome.
 set -uo pipefail
-src=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${BTHOME_IN_TREE_CACHE:-/var/cache/bthome-in-tree}
 fail() { echo "in-tree build: $*" >&2; exit 1; }
 
 { "$src/cmake/install-deps.sh" --in-tree && "$src/cmake/install-deps.sh" --sanitizers; } >&2 ||
     fail "cannot install the build dependencies"
-# shellcheck source=tools/ws-source.sh
-. "$src/tools/ws-source.sh"
+# shellcheck source=tests/lib/ws-source.sh
+. "$src/tests/lib/ws-source.sh"
 ws=$(ws_source_fetch) || fail "no Wireshark source package could be fetched"
 version=$(sed -E 's/^wireshark_(.*)\.orig\.tar\..*$/\1/' "$ws/.ready")
 build=$cache/$version-sanitizers
