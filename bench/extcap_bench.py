@@ -1,12 +1,12 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Benchmark of the live-capture extcap (extcap/bthome-proxy): adverts per second from a
 simulated ESPHome proxy (tests/extcap/sim_esphome.py, Noise-encrypted or plaintext API)
 into `tshark -i esphome-ble` with the plugin decoding every one, and the delay from the
 proxy's send to the frame reaching tshark.
 
-    bench/extcap_bench.py --plugin build/bthome.so
-    bench/extcap_bench.py --plugin build/bthome.so --adverts 20000 --rates 3000,0 --plaintext
+    python3 -m bench.extcap_bench --plugin build/bthome.so
+    python3 -m bench.extcap_bench --plugin build/bthome.so --adverts 20000 --rates 3000,0 \
+        --plaintext
 
 Each advert carries a distinct temperature, so the run counts how many tshark decoded
 (all, or the run says so). Rate 0 is a flood (as fast as the proxy can send, in batches
@@ -27,10 +27,10 @@ import tempfile
 import threading
 import time
 
+from tests.extcap import sim_esphome
+from tests.extcap.common import ExtcapTshark
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "extcap"))
-from common import ExtcapTshark  # noqa: E402
-import sim_esphome  # noqa: E402
 
 KEY = bytes(range(32))
 BATCH = 16

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what building and testing the plugin needs, when it is missing (Debian/Ubuntu).
 # usage: cmake/install-deps.sh [--tests | --extcap | --in-tree | --sanitizers | --windows]
-#   --tests adds debootstrap for the 4.4/4.6 runs, what the robustness stages use (clang
+#   --tests adds python3-pytest and python3-pytest-xdist, debootstrap for the 4.4/4.6 runs, what the robustness stages use (clang
 #   with libFuzzer, valgrind, cppcheck, clang-tidy) and the package test's dpkg-dev,
 #   help2man and lintian;
 #   --extcap adds what the extcap's tests use (tests/stages/extcap.sh): python3-dissononce,
@@ -29,6 +29,9 @@ case "${1:-}" in --tests|--extcap) packages="$packages python3-dissononce" ;; es
 # --tests also: the Debian package test (dpkg-shlibdeps, help2man for bthome-keys' man
 # page, lintian). The GUI check installs its own tools (tests/gui/screenshots.sh).
 [ "${1:-}" = "--tests" ] && packages="$packages dpkg-dev bzip2 help2man lintian"
+# --tests also: pytest and its xdist plugin (two workers), which run the Python suite
+# (pytest.ini, tests/conftest.py).
+[ "${1:-}" = "--tests" ] && packages="$packages python3-pytest python3-pytest-xdist"
 # --tests also: git, with which Wireshark's check_tfs.py finds the files to check.
 [ "${1:-}" = "--tests" ] && packages="$packages git"
 # --tests also: node and npm for the workflow validation (tests/lib/workflow-lint), unless

@@ -4,14 +4,11 @@ its personal extcap folder, adverts read from the test captures, live runs."""
 import os
 import shutil
 import struct
-import sys
+
+from tests.lib import wsrun
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
-sys.path.insert(0, os.path.join(ROOT, "extcap"))
-
-import wsrun  # noqa: E402
 
 CAPTURES = os.path.join(ROOT, "captures")
 

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """esphome-ble left running in a home: the real tshark captures through the extcap from
 the simulated proxy (sim_esphome.py) with the firmware's subscriber rule (first subscriber
@@ -8,7 +7,7 @@ holding the slot after a Wi-Fi drop, versions, feature flags and Noise padding.
 The extcap's stream timers run at BTHOME_PROXY_TEST_TIMERS (here 1/20), and so does
 the simulated firmware's reaping of a dead connection (150 s).
 
-    tests/extcap/esphome_live_test.py --plugin build/bthome.so
+    python3 -m tests.extcap.esphome_live_test --plugin build/bthome.so
 """
 import os
 import re
@@ -16,10 +15,8 @@ import subprocess
 import sys
 import time
 
-import common
-import extcap_test
-import sim_esphome
-from extcap_test import KEY
+from tests.extcap import common, extcap_test, sim_esphome
+from tests.extcap.extcap_test import KEY
 
 SCALE = 0.05
 SLOT_REAPED_S = 150          # what the firmware takes to reap a dead connection
@@ -201,7 +198,6 @@ class Live(extcap_test.Suite):
         unsubscribes, disconnects and ends quietly, like a broken pipe."""
         script = (
             "import errno, sys\n"
-            "sys.path.insert(0, sys.argv[1])\n"
             "from bthomeproxy import cli, frames\n"
             "count = [0]\n"
             "real = frames.PcapngWriter.packet\n"
@@ -211,15 +207,17 @@ class Live(extcap_test.Suite):
             "        raise OSError(errno.EINVAL, 'Invalid argument')\n"
             "    real(self, *a, **k)\n"
             "frames.PcapngWriter.packet = packet\n"
-            "sys.exit(cli.main(sys.argv[2:]))\n")
+            "sys.exit(cli.main(sys.argv[1:]))\n")
         out = os.path.join(self.ws.tmp, "einval.pcapng")
         fw = sim_esphome.Firmware(adverts=self.adverts(6), batch=1)
         with sim_esphome.Proxy(fw) as proxy:
+            # the extcap's own folder on the child's path, as bthome-proxy has it
+            env = dict(os.environ, PYTHONPATH=os.path.join(common.ROOT, "extcap"))
             proc = subprocess.run(
-                [sys.executable, "-c", script, os.path.join(common.ROOT, "extcap"),
+                [sys.executable, "-c", script,
                  "--capture", "--extcap-interface", "esphome-ble", "--fifo", out,
                  "--host", "127.0.0.1", "--port", str(proxy.port)],
-                capture_output=True, text=True, timeout=60)
+                env=env, capture_output=True, text=True, timeout=60)
             time.sleep(0.5)
         self.check(proc.returncode == 0 and not proc.stderr,
                    "EINVAL on the pipe: the capture ends quietly",
@@ -231,9 +229,8 @@ class Live(extcap_test.Suite):
     def test_windows_ancestors(self):
         """Windows: the ancestors watched are those up to the .bat's cmd.exe (the one
         Wireshark ends), through the py launcher or not."""
-        sys.path.insert(0, os.path.join(common.ROOT, "extcap"))
         try:
-            from bthomeproxy import winparent
+            from extcap.bthomeproxy import winparent
         except ImportError:
             self.check(False, "winparent: the module exists")
             return

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """End to end: the real tshark captures live through the extcap (extcap/bthome-proxy,
 from a copy of its folder in a temporary personal extcap folder) from a simulated ESPHome
@@ -8,7 +7,7 @@ Each live capture's BLE link layer, RSSI line and BTHome tree must equal what ts
 for the same adverts read from the test capture they come from (captures/*-ll-phdr.pcap),
 plus values checked by name; each failure must give its one-line error and no packet.
 
-    tests/extcap/extcap_test.py --plugin build/bthome.so
+    python3 -m tests.extcap.extcap_test --plugin build/bthome.so
 """
 import argparse
 import base64
@@ -17,10 +16,8 @@ import re
 import sys
 import time
 
-import common
-from common import CAPTURES, ExtcapTshark, mac_text, read_ll_phdr, sections, wsrun
-import sim_esphome
-import sim_hass
+from tests.extcap import common, sim_esphome, sim_hass
+from tests.extcap.common import CAPTURES, ExtcapTshark, mac_text, read_ll_phdr, sections, wsrun
 
 KEY = bytes(range(1, 33))                    # the proxies' Noise key
 KEY_B64 = base64.b64encode(KEY).decode()

@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A bounded random-mutation fuzz of the extcap's parsers of network data: ESPHome's
 plaintext frames and protobuf messages, the Noise frame reader, the websocket frame
 reader and Home Assistant's JSON events. Every input must end in the parser's own error
 (or parse), never another exception, and no read may ask for more than the bounds allow.
 
-    tests/extcap/fuzz_test.py [--seconds S] [--seed N]
+    python3 -m tests.extcap.fuzz_test [--seconds S] [--seed N]
 """
 import argparse
 import json
@@ -13,11 +12,10 @@ import random
 import sys
 import time
 
-import common  # noqa: F401  (puts extcap/ and tests/lib/ on the path)
-from bthomeproxy import CaptureError, esphome, hass, netio, noise, protobuf, websocket
-from bthomeproxy.netio import Closed, ProtocolError
-import sim_esphome
-import wsrun
+from extcap.bthomeproxy import CaptureError, esphome, hass, netio, noise, protobuf, websocket
+from extcap.bthomeproxy.netio import Closed, ProtocolError
+from tests.extcap import sim_esphome
+from tests.lib import wsrun
 
 EXPECTED = (ProtocolError, CaptureError, Closed, protobuf.DecodeError)
 MAX_READ = 1 << 24          # websocket.MAX_MESSAGE: the largest read any parser may ask

@@ -6,16 +6,15 @@ while Bluetooth loads, a slow login), pings, stalls a frame half-way, goes half-
 sends its history first; plus --skip-history, --source, --ca-file and the errors' names.
 The extcap's timers are shortened by BTHOME_PROXY_TEST_TIMERS (the simulator's too).
 
-    tests/extcap/hass_live_test.py --plugin build/bthome.so
+    python3 -m tests.extcap.hass_live_test --plugin build/bthome.so
 """
 import os
 import re
 import sys
 import time
 
-import extcap_test
-from extcap_test import HASS_SOURCE, TOKEN
-import sim_hass
+from tests.extcap import extcap_test, sim_hass
+from tests.extcap.extcap_test import HASS_SOURCE, TOKEN
 
 FAST = "0.05"           # 120 s without a frame: 6 s; a 55 s heartbeat: 2.75 s
 

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`cmake --install` puts the extcap where the Wireshark built against finds it: globally
 into its extcap folder (under a temporary prefix here, which tshark is pointed at with
@@ -6,7 +5,7 @@ WIRESHARK_EXTCAP_DIR), personally (-DBTHOME_USER_INSTALL=ON) into a temporary HO
 personal extcap folder (4.0: ~/.config/wireshark/extcap; 4.1 and later
 ~/.local/lib/wireshark/extcap). tshark -D then lists both interfaces.
 
-    tests/extcap/install_test.py --plugin build/bthome.so
+    python3 -m tests.extcap.install_test --plugin build/bthome.so
 """
 import argparse
 import os
@@ -16,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import ROOT, wsrun
+from tests.extcap.common import ROOT, wsrun
 
 INTERFACES = ("esphome-ble (ESPHome Bluetooth proxy", "hass-ble (Home Assistant Bluetooth")
 

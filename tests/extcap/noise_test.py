@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The extcap's Noise_NNpsk0_25519_ChaChaPoly_SHA256 initiator against an independent
 implementation, python3-dissononce, as the responder: the handshake, transport messages
@@ -6,10 +5,9 @@ both ways with their nonces, a wrong key, a tampered reply and a tampered frame.
 import os
 import sys
 
-import common  # noqa: F401  (puts extcap/ and tests/lib/ on the path)
-from bthomeproxy import noise
-from sim_esphome import responder
-import wsrun
+from extcap.bthomeproxy import noise
+from tests.extcap.sim_esphome import responder
+from tests.lib import wsrun
 
 
 def main():

@@ -9,7 +9,7 @@ import struct
 import time
 from dataclasses import dataclass, field
 
-from simserver import ClientSocket, SimServer
+from tests.extcap.simserver import ClientSocket, SimServer
 
 PROLOGUE = b"NoiseAPIInit\x00\x00"
 

@@ -11,7 +11,7 @@ import ssl
 import struct
 import time
 
-from simserver import ClientSocket, SimServer
+from tests.extcap.simserver import ClientSocket, SimServer
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 

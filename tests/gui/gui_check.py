@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The plugin in the real Wireshark window: screenshots and checks under Xvfb.
 
@@ -12,10 +11,10 @@ would change the dialogs, e.g. I/O Graphs' "Copy from"). Each scene is a fresh
 Wireshark: open a capture, drive it with xdotool, read what it shows through its own Copy
 actions (the X clipboard), and save a PNG of the window.
 
-    tests/gui/gui_check.py --plugin build/bthome.so --out docs/screenshots
-    tests/gui/gui_check.py --plugin build/bthome.so             # checks only (temp dir)
-    tests/gui/gui_check.py --plugin build/bthome.so --compare docs/screenshots
-    tests/gui/gui_check.py --without-plugin --expect-failure     # proves the checks bite
+    python3 -m tests.gui.gui_check --plugin build/bthome.so --out docs/screenshots
+    python3 -m tests.gui.gui_check --plugin build/bthome.so         # checks only (temp dir)
+    python3 -m tests.gui.gui_check --plugin build/bthome.so --compare docs/screenshots
+    python3 -m tests.gui.gui_check --without-plugin --expect-failure # proves the checks bite
 
 Fails (exit 1) when the plugin is not mapped into the Wireshark process, when the packet
 list, the details tree, the decrypted tree, the expert dialog, the statistics tree or
@@ -44,10 +43,10 @@ import tempfile
 import time
 import zipfile
 
+from tests.lib.wsrun import NOBODY, IsolatedTshark
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
-from wsrun import NOBODY, IsolatedTshark  # noqa: E402
 
 CAPTURES = os.path.join(ROOT, "captures")
 WIDTH, HEIGHT = 1280, 800
@@ -547,9 +546,7 @@ class Session:
     # proxy's API is plaintext here: its Noise needs python3-dissononce in the simulator,
     # which this interpreter may not have; the extcap's tests cover it).
     def live_capture(self):
-        sys.path.insert(0, os.path.join(ROOT, "tests", "extcap"))
-        import common
-        import sim_esphome
+        from tests.extcap import common, sim_esphome
         adverts = [a[:4] for a in common.read_ll_phdr("encrypted-ll-phdr.pcap")]
         extcap = {}
         for folder, _, names in os.walk(os.path.join(ROOT, "extcap")):

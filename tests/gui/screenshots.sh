@@ -35,6 +35,6 @@ cmake/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target bthome profile-zip >/dev/null
 if [ "${1:-}" = "--check" ]; then
-    exec python3 tests/gui/gui_check.py --plugin build/bthome.so --compare docs/screenshots
+    exec python3 -m tests.gui.gui_check --plugin build/bthome.so --compare docs/screenshots
 fi
-exec python3 tests/gui/gui_check.py --plugin build/bthome.so --out docs/screenshots
+exec python3 -m tests.gui.gui_check --plugin build/bthome.so --out docs/screenshots

@@ -12,8 +12,9 @@ root="$cache/$suite"
 stamp="$root/.bthome-ready"
 mirror=${BTHOME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # python3-cryptography: the tests seal their captures with it (captures/make_captures.py);
-# python3-dissononce and util-linux (setpriv, tshark as nobody): the extcap's tests.
-packages="gcc cmake make pkg-config wireshark-dev tshark libgcrypt20-dev python3 python3-cryptography locales python3-dissononce util-linux"
+# python3-dissononce and util-linux (setpriv, tshark as nobody): the extcap's tests;
+# python3-pytest and python3-pytest-xdist: the Python suite.
+packages="gcc cmake make pkg-config wireshark-dev tshark libgcrypt20-dev python3 python3-cryptography locales python3-dissononce util-linux python3-pytest python3-pytest-xdist"
 
 die() { printf '\n*** chroot.sh: %s ***\n\n' "$*" >&2; exit 1; }
 install_packages() {

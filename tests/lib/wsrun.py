@@ -210,6 +210,13 @@ class Checks:
         print(f"{name}: {self.passed} checks passed")
         return 0
 
+    def assert_all(self):
+        """The end of a pytest test: fail naming every check that failed (their details
+        are in the test's captured output)."""
+        total = self.passed + len(self.failures)
+        assert not self.failures, \
+            f"{len(self.failures)} of {total} checks failed: " + "; ".join(self.failures)
+
 
 def key_options(keys_file):
     """tshark options giving the rows of a captures/<set>.keys file to the keys table

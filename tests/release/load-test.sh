@@ -10,7 +10,7 @@
 #      Linux; the file copied into its epan folder as bthome.dll / bthome.so is the one
 #      `tshark -G plugins` lists, by full path, and tshark says nothing about plugins;
 #   2. the demo capture decodes to tests/tshark/expected/bthome-demo.txt
-#      (tests/tshark/dissect_test.py, the suite's own dissection test);
+#      (tests/lib/dissection.py, what the suite's dissection tests compare);
 #   3. with --profile-zip: the zip unpacked into the personal profiles folder as
 #      Wireshark's Import does (one folder named after the profile), `tshark -C BTHome`
 #      shows the profile's columns on the demo capture;
@@ -124,14 +124,17 @@ sed 's/^/       /' "$tmp/stderr"
 check "tshark says nothing about plugins on standard error" \
     not grep -qiE 'plugin|bthome' "$tmp/stderr"
 
-# 2. The demo capture, through the suite's dissection test (isolated from the above).
+# 2. The demo capture, as the suite's dissection tests read it (isolated from the above).
 rm -f "$epan/$file"
 cp "$plugin" "$tmp/$file"
-tshark_native=$(native "$tshark")
+# shellcheck disable=SC2317  # called through check
+demo_decodes() {
+    (cd "$src" && BTHOME_TSHARK=$(native "$tshark") "$python" -m tests.lib.dissection \
+        "$(native "$tmp/$file")" "$(native "$src/captures/bthome-demo.pcapng")" \
+        "$(native "$src/tests/tshark/expected/bthome-demo.txt")")
+}
 check "captures/bthome-demo.pcapng decodes as tests/tshark/expected/bthome-demo.txt" \
-    env BTHOME_TSHARK="$tshark_native" "$python" "$src/tests/tshark/dissect_test.py" --plugin "$tmp/$file" \
-        --capture "$src/captures/bthome-demo.pcapng" \
-        --expected "$src/tests/tshark/expected/bthome-demo.txt"
+    demo_decodes
 
 # From here on the plugin is in the personal folder again, as a user has it.
 cp "$plugin" "$epan/$file"

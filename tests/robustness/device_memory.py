@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Per-device memory of the plugin: peak RSS of tshark on a capture where every frame
 comes from another random address, against one of as many frames from 50 devices.
@@ -13,7 +12,7 @@ cost per device is the growth it adds on top of Wireshark's own:
 The captures are written to a temporary folder with captures/make_captures.py's
 framing (BLE link layer). With --max-bytes the run fails when a device costs more.
 
-    tests/robustness/device_memory.py --plugin build/bthome.so [--devices 100000]
+    python3 -m tests.robustness.device_memory --plugin build/bthome.so [--devices 100000]
 """
 import argparse
 import os
@@ -24,11 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "captures"))
-from make_captures import LINK_TYPES, Advert, adv_data, one_per_event, write_pcap  # noqa: E402
-from wrapped import WrappedTshark  # noqa: E402
+from captures.make_captures import LINK_TYPES, Advert, adv_data, one_per_event, write_pcap
+from tests.robustness.wrapped import WrappedTshark
 
 FEW_DEVICES = 50
 START_US = 1704067200 * 1_000_000

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Whole-dissector mutation test, in the style of Wireshark's tools/fuzz-test.sh.
 
@@ -25,7 +24,7 @@ A finding, which fails the test:
   - GLib criticals or errors on stderr.
 Culprit files are kept in --findings with a note of how to remake them.
 
-    tests/robustness/mutate.py --plugin PLUGIN.so [--runtime LIBASAN] --captures captures \
+    python3 -m tests.robustness.mutate --plugin PLUGIN.so [--runtime LIBASAN] --captures captures \
         [--files 400] [--seconds 90] [--jobs 2] [--seed 1]
 """
 import argparse
@@ -40,8 +39,7 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from wrapped import WrappedTshark, key_options, merge, sample_captures  # noqa: E402
+from tests.robustness.wrapped import WrappedTshark, key_options, merge, sample_captures
 
 PROBABILITIES = (0.005, 0.01, 0.02, 0.05, 0.1)
 ESCAPES = (b"Malformed Packet", b"Unreassembled Packet", b"Dissector bug")

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """valgrind memcheck of tshark with the plugin over all the sample captures.
 
@@ -8,7 +7,8 @@ with `tshark -nVx` and every key of captures/*.keys. Passes when no memcheck err
 in the plugin (bthome.so); errors and leaks of Wireshark and its libraries are counted
 and shown, not judged.
 
-    tests/robustness/valgrind.py --plugin build/bthome.so --captures captures [--keep-xml DIR]
+    python3 -m tests.robustness.valgrind --plugin build/bthome.so --captures captures \
+        [--keep-xml DIR]
 """
 import argparse
 import concurrent.futures
@@ -21,8 +21,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from wrapped import WrappedTshark, key_options, merge, sample_captures  # noqa: E402
+from tests.robustness.wrapped import WrappedTshark, key_options, merge, sample_captures
 
 # tshark unloads its plugins before the leak check: --keep-debuginfo keeps the plugin's
 # symbols, or its leaks would have anonymous frames and escape attribution.

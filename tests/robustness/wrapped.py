@@ -4,11 +4,9 @@
 The wrapper goes between setpriv and tshark, so that it applies to tshark alone."""
 import os
 import subprocess
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from wsrun import IsolatedTshark  # noqa: E402
+from tests.lib.wsrun import IsolatedTshark
 
 # Wireshark's own debugging switches (tools/valgrind-wireshark.sh, fuzz-test.sh): every
 # wmem and GLib allocation is its own malloc, so memory checkers see its bounds.

@@ -6,6 +6,7 @@ set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/lib/contract.sh"
 host_plugin || die "cannot build the plugin"
-check "peak memory per device" python3 "$src/tests/robustness/device_memory.py" \
+cd "$src" || die "no $src"
+check "peak memory per device" python3 -m tests.robustness.device_memory \
     --plugin "$src/build/bthome.so" --devices "${BTHOME_DEVICES:-100000}" --max-bytes 1024
 finish

@@ -13,13 +13,13 @@ host_plugin || die "the plugin does not build"
 # Wireshark starts the extcap through its "#!/usr/bin/env python3": the system's Python,
 # with the Debian packages (python3-cryptography), comes first, as on a user's machine.
 export PATH="/usr/bin:/bin:$PATH"
-for test in "noise_test.py" "fuzz_test.py --seconds 5" \
-            "extcap_test.py --plugin build/bthome.so" \
-            "esphome_live_test.py --plugin build/bthome.so" \
-            "hass_live_test.py --plugin build/bthome.so" \
-            "install_test.py --plugin build/bthome.so"; do
-    echo "=== tests/extcap/$test"
-    # shellcheck disable=SC2086  # the script and its arguments, one per word
-    count_lines '^  ok ' '^  FAIL ' timeout 900 /usr/bin/python3 tests/extcap/$test
+for test in "noise_test" "fuzz_test --seconds 5" \
+            "extcap_test --plugin build/bthome.so" \
+            "esphome_live_test --plugin build/bthome.so" \
+            "hass_live_test --plugin build/bthome.so" \
+            "install_test --plugin build/bthome.so"; do
+    echo "=== tests.extcap.$test"
+    # shellcheck disable=SC2086  # the module and its arguments, one per word
+    count_lines '^  ok ' '^  FAIL ' timeout 900 /usr/bin/python3 -m tests.extcap.$test
 done
 finish

@@ -11,7 +11,8 @@ set -uo pipefail
 plugin=$("$src/tests/lib/build-sanitizer-tree.sh" | tail -n 1)
 [ -f "$plugin" ] || die "the sanitizer tree did not build"
 export BTHOME_TSHARK=${plugin%/run/*}/run/tshark
-check "mutated captures" python3 "$src/tests/robustness/mutate.py" --plugin "$plugin" \
+cd "$src" || die "no $src"
+check "mutated captures" python3 -m tests.robustness.mutate --plugin "$plugin" \
     --runtime "" --captures "$src/captures" --files "${BTHOME_MUTATION_FILES:-400}" \
     --seconds "${BTHOME_MUTATION_SECONDS:-45}" --findings "$src/build-mutation-findings"
 finish

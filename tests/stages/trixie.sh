@@ -3,4 +3,4 @@
 # Wireshark 4.4: the plugin built and the ctest suite run in a Debian trixie chroot. The
 # summary-run consumers and the key importer are left to 4.0 (host) and 4.6 (forky): 4.4
 # reaches the plugin the way 4.6 does, through the service-data table.
-exec "$(dirname "$0")/lib/chroot-suite.sh" trixie "summary-runs|key-import"
+exec "$(dirname "$0")/lib/chroot-suite.sh" trixie summary_runs key_import

@@ -6,6 +6,7 @@ set -uo pipefail
 # shellcheck source=tests/stages/lib/contract.sh
 . "$(dirname "$0")/lib/contract.sh"
 host_plugin || die "cannot build the plugin"
-check "valgrind over captures/" python3 "$src/tests/robustness/valgrind.py" \
+cd "$src" || die "no $src"
+check "valgrind over captures/" python3 -m tests.robustness.valgrind \
     --plugin "$src/build/bthome.so" --captures "$src/captures"
 finish

@@ -2,13 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Windows stage: Wireshark 4.0.17's tshark and the plugin cross-built for Windows x64
 # with MinGW-w64 from Debian 12's source package (tests/lib/build-windows.sh), run under
-# Wine. First the ctest suite's tshark tests (label "tshark": every capture against the
-# same expected output as on Linux, statistics, keys, locale, ...; the profile's files,
-# the summary runs, the link variants and the key importer, labels "profile-files",
-# "summary-runs", "link-variants" and "key-import", are left to Linux)
-# with tshark.exe and bthome.dll, then tests/tshark/windows_test.py: what only Windows does
-# (%APPDATA% with the keys and the profile, Windows paths with spaces, CRLF keys files,
-# -o keys).
+# Wine: the pytest suite's tshark tests (marker tshark: every capture against the same
+# expected output as on Linux, statistics, keys, locale, ...; the profile's files, the
+# summary runs, the link variants and the key importer, markers profile_files,
+# summary_runs, link_variants and key_import, are left to Linux) with tshark.exe and
+# bthome.dll, among them tests/tshark/windows_test.py: what only Windows does (%APPDATA%
+# with the keys and the profile, Windows paths with spaces, CRLF keys files, -o keys).
 #
 # Cached in $BTHOME_WINDOWS_CACHE (default /var/cache/bthome-windows): the cross-built
 # libraries, the build tree and the Wine prefix the tests run in (never ~/.wine).
@@ -51,19 +50,13 @@ started=$(wine "$tshark" --version 2>/dev/null)
 grep -q "^TShark (Wireshark) $version " <<<"$started" ||
     die "tshark.exe does not start under Wine"
 
-# The suite's tests, configured afresh for this checkout with that plugin and tshark.exe.
-tests=$(mktemp -d)
-out=$(mktemp)
-export BTHOME_WINE_RERUNS=$tests/wine-reruns     # see tests/lib/wsrun.py
-trap 'wineserver --kill >/dev/null 2>&1; rm -rf "$tests" "$out"' EXIT
-cmake -S "$src" -B "$tests" -DBTHOME_TEST_PLUGIN="$plugin" >"$out" 2>&1 ||
-    { cat "$out"; die "cannot configure the tests"; }
-BTHOME_TSHARK=$tshark ctest --test-dir "$tests" -L tshark \
-    -LE 'profile-files|summary-runs|link-variants|key-import' \
-    --output-on-failure -j2 2>&1 | tee "$out"
-add_ctest_counts "$out"
-check "what only Windows does (tests/tshark/windows_test.py)" \
-    python3 "$src/tests/tshark/windows_test.py" --plugin "$plugin" --tshark "$tshark" --source "$src"
+# The pytest suite's tshark tests with that plugin and tshark.exe, windows_test.py among
+# them (what only Windows does, skipped with any other tshark).
+reruns=$(mktemp)
+export BTHOME_WINE_RERUNS=$reruns     # see tests/lib/wsrun.py
+trap 'wineserver --kill >/dev/null 2>&1; rm -f "$reruns"' EXIT
+BTHOME_TSHARK=$tshark run_pytest --plugin "$plugin" \
+    -m 'tshark and not (profile_files or summary_runs or link_variants or key_import)'
 if [ -s "$BTHOME_WINE_RERUNS" ]; then
     echo "windows: $(wc -l <"$BTHOME_WINE_RERUNS") tshark.exe runs ended with an error and" \
          "no message under Wine, and were run again:"

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A rejected key is described, never shown (issue 48): tools/bthome-keys fed bad keys from
 every kind of source (Home Assistant's core.config_entries, an ESPHome YAML with a plain,
@@ -9,19 +8,24 @@ tshark: no 8 hex digits in a row of any of those keys appear on standard output 
 error, with or without the ':', '-' and spaces between them; each message still names
 the line or entry and what is wrong.
 
-    keys_secrecy_test.py --tool tools/bthome-keys [--plugin bthome.so --capture X.pcap]
+    python3 -m pytest tests/tools/keys_secrecy_test.py
 """
-import argparse
 import json
 import os
 import re
 import subprocess
 import sys
-import tempfile
+from pathlib import Path
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from wsrun import Checks, IsolatedTshark  # noqa: E402
+import pytest
+
+from tests.lib.wsrun import Checks
+
+pytestmark = [pytest.mark.tshark, pytest.mark.key_import]
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOL = str(ROOT / "tools" / "bthome-keys")
+CAPTURE = str(ROOT / "captures" / "encrypted-ll.pcap")
 
 # Made-up keys, each bad in its own way: 31 digits, 33 digits, a letter that is not hex,
 # a tab inside, colons between the bytes and one digit short.
@@ -109,69 +113,77 @@ def run(tool, args, env):
                           env=env, check=False, stdin=subprocess.DEVNULL)
 
 
-def check_tool(check, tool, tmp):
+def tool_env(tmp):
     confdir = os.path.join(tmp, "config")
     os.makedirs(confdir)
     env = dict(os.environ, WIRESHARK_CONFIG_DIR=confdir, HOME=tmp, LC_ALL="C.UTF-8")
     env.pop("WIRESHARK_DATA_DIR", None)
+    return env
+
+
+@pytest.mark.parametrize("kind", [
+    pytest.param("Home Assistant", id="home-assistant"),
+    pytest.param("ESPHome YAML", id="esphome"),
+    pytest.param("plain list", id="plain-list"),
+])
+def test_bad_keys(tmp_path, kind):
+    """Each source kind's bad keys in every mode: described, none shown."""
+    checks = Checks()
+    tmp = str(tmp_path)
+    env = tool_env(tmp)
     keys_file = os.path.join(tmp, "bthome_keys")
     modes = [("into the default profile", []), ("--dry-run", ["--dry-run"]),
              ("--keys-file", ["--keys-file", keys_file]), ("--print-o", ["--print-o"]),
              ("--skip-invalid", ["--skip-invalid", "--print-o"]),
              ("--skip-invalid into a profile", ["--skip-invalid", "--dry-run"])]
-    for kind, path, wanted in sources(tmp):
-        for mode, options in modes:
-            proc = run(tool, [*options, path], env)
-            out = proc.stdout + proc.stderr
-            missing = [w for w in wanted if w not in proc.stderr]
-            check(proc.returncode in (1, 3) and not leaks(out) and not missing,
-                  f"{kind}, {mode}: every bad key described, none shown",
-                  f"exit {proc.returncode}, leaked {leaks(out)}, missing {missing}:\n{out}")
-    # a bthome_keys file with a line Wireshark cannot read, and a row it refuses
+    path, wanted = {k: (p, w) for k, p, w in sources(tmp)}[kind]
+    for mode, options in modes:
+        proc = run(TOOL, [*options, path], env)
+        out = proc.stdout + proc.stderr
+        missing = [w for w in wanted if w not in proc.stderr]
+        checks(proc.returncode in (1, 3) and not leaks(out) and not missing,
+               f"{kind}, {mode}: every bad key described, none shown",
+               f"exit {proc.returncode}, leaked {leaks(out)}, missing {missing}:\n{out}")
+    checks.assert_all()
+
+
+def test_bad_keys_file(tmp_path):
+    """A bthome_keys file with a line Wireshark cannot read, and a row it refuses."""
+    checks = Checks()
+    tmp = str(tmp_path)
+    env = tool_env(tmp)
+    keys_file = os.path.join(tmp, "bthome_keys")
     write(keys_file, f'"A4:C1:38:E0:40:01" "{KLINE}"\n"{KMAC}","{KLINE}","refused"\n')
     good = write(os.path.join(tmp, "good.txt"),
                  "A4:C1:38:E0:40:02 00112233445566778899aabbccddeeff ok\n")
-    proc = run(tool, ["--keys-file", keys_file, good], env)
+    proc = run(TOOL, ["--keys-file", keys_file, good], env)
     out = proc.stdout + proc.stderr
-    check(proc.returncode == 1 and "line 1: not a row Wireshark reads" in proc.stderr
-          and not leaks(out), "a keys file line Wireshark cannot read: named, not shown", out)
+    checks(proc.returncode == 1 and "line 1: not a row Wireshark reads" in proc.stderr
+           and not leaks(out), "a keys file line Wireshark cannot read: named, not shown", out)
     write(keys_file, f'"{KMAC}","{KLINE}","refused"\n')
-    proc = run(tool, ["--keys-file", keys_file, "--dry-run", good], env)
+    proc = run(TOOL, ["--keys-file", keys_file, "--dry-run", good], env)
     out = proc.stdout + proc.stderr
-    check(proc.returncode == 0 and "line 1 (a value of 32 characters" in proc.stdout
-          and not leaks(out), "a refused row of the keys file: pointed out, its MAC not shown",
-          out)
+    checks(proc.returncode == 0 and "line 1 (a value of 32 characters" in proc.stdout
+           and not leaks(out), "a refused row of the keys file: pointed out, its MAC not shown",
+           out)
+    checks.assert_all()
 
 
-def check_plugin(check, plugin, capture):
-    rows = [f'"54:48:E6:8F:80:A5","{K31}","short"', f'"54:48:E6:8F:80:A5","{KNOTHEX}","g"',
-            f'"54:48:E6:8F:80:A5","{KCOLONS}","colons"', f'"{KMAC}","{KLINE}","swapped"']
-    wanted = ["31 hex digits", "'g' (character 27)", "31 hex digits", "Bad MAC (32 characters"]
-    with IsolatedTshark(plugin) as ws:
-        for row, want in zip(rows, wanted):
-            # in the profile's file: tshark echoes a bad -o option itself, whatever the
-            # plugin says
-            ws.write_config("bthome_keys", row + "\n")
-            proc = ws.run(["-n", "-r", capture, "-c", "1"], check=False)
-            out = proc.stdout + proc.stderr
-            check(want in proc.stderr and not leaks(out),
-                  f"tshark, the keys table refusing {row[:24]}...: described, not shown",
-                  f"exit {proc.returncode}, leaked {leaks(out)}: {out.strip()}")
+# Rows of the plugin's keys table, each with the description tshark must give.
+TABLE_ROWS = [
+    pytest.param(f'"54:48:E6:8F:80:A5","{K31}","short"', "31 hex digits", id="short"),
+    pytest.param(f'"54:48:E6:8F:80:A5","{KNOTHEX}","g"', "'g' (character 27)", id="not-hex"),
+    pytest.param(f'"54:48:E6:8F:80:A5","{KCOLONS}","colons"', "31 hex digits", id="colons"),
+    pytest.param(f'"{KMAC}","{KLINE}","swapped"', "Bad MAC (32 characters", id="key-as-mac"),
+]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tool", required=True)
-    ap.add_argument("--plugin")
-    ap.add_argument("--capture")
-    args = ap.parse_args()
-    check = Checks()
-    with tempfile.TemporaryDirectory(prefix="bthome-secrecy-") as tmp:
-        check_tool(check, args.tool, tmp)
-    if args.plugin:
-        check_plugin(check, args.plugin, args.capture)
-    return check.summary("keys-secrecy")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.mark.parametrize("row, want", TABLE_ROWS)
+def test_keys_table(ws, row, want):
+    """tshark, the keys table refusing a row: described, not shown."""
+    # in the profile's file: tshark echoes a bad -o option itself, whatever the plugin says
+    ws.write_config("bthome_keys", row + "\n")
+    proc = ws.run(["-n", "-r", CAPTURE, "-c", "1"], check=False)
+    out = proc.stdout + proc.stderr
+    assert not leaks(out), f"leaked {leaks(out)}: {out.strip()}"
+    assert want in proc.stderr, f"exit {proc.returncode}: {out.strip()}"

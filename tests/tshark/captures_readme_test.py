@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The frame counts captures/README.md states are those of the captures: each row of its
 table of sets (the frame column, against <set>-ll.pcap or, for a set without it, its
@@ -6,15 +5,17 @@ first .pcap; the HCI frame count of a set whose HCI events group adverts, agains
 <set>-hci-h4.pcap; the frame of "the spec's full" advertisement, the last one, and the
 range before it) and the demo's "N frames". A row added to the object table changes
 all-objects, spec-examples and v1-examples: this says which numbers to write.
-
-    captures_readme_test.py --captures captures/
 """
-import argparse
-import glob
-import os
 import re
 import struct
-import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.source_only
+
+CAPTURES = Path(__file__).resolve().parents[2] / "captures"
+README = CAPTURES / "README.md"
 
 
 def pcap_frames(path):
@@ -52,55 +53,42 @@ def set_rows(readme):
             yield m.group(1), int(m.group(2)), line
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--captures", required=True)
-    args = ap.parse_args()
-    with open(os.path.join(args.captures, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    problems, checked = [], 0
+ROWS = list(set_rows(README.read_text(encoding="utf-8")))
+
+
+def test_table_of_sets_read():
+    assert len(ROWS) >= 10, f"only {len(ROWS)} rows read from the table of sets of {README}"
+
+
+@pytest.mark.parametrize("name, stated, row", [pytest.param(*r, id=r[0]) for r in ROWS])
+def test_set_frames(name, stated, row):
+    files = sorted(CAPTURES.glob(f"{name}-*.pcap"))
+    ll = CAPTURES / f"{name}-ll.pcap"
+    assert files, f"set {name}: no {name}-*.pcap in {CAPTURES}"
+    path = ll if ll in files else files[0]
+    frames = pcap_frames(path)
+    problems = []
 
     def expect(what, stated, actual):
-        nonlocal checked
-        checked += 1
         if stated != actual:
             problems.append(f"{what}: README says {stated}, the capture has {actual}")
 
-    rows = list(set_rows(readme))
-    for name, stated, row in rows:
-        files = sorted(glob.glob(os.path.join(args.captures, f"{name}-*.pcap")))
-        ll = os.path.join(args.captures, f"{name}-ll.pcap")
-        path = ll if ll in files else (files[0] if files else None)
-        if path is None:
-            problems.append(f"set {name}: no {name}-*.pcap in {args.captures}")
-            continue
-        frames = pcap_frames(path)
-        expect(f"set {name}, frames ({os.path.basename(path)})", stated, frames)
-        hci = re.search(r"in \*\*one\*\* event \((\d+) frames\)", row)
-        if hci:
-            expect(f"set {name}, HCI frames", int(hci.group(1)),
-                   pcap_frames(os.path.join(args.captures, f"{name}-hci-h4.pcap")))
-        full = re.search(r"(\d+):? the spec's full", row)
-        if full:
-            expect(f"set {name}, frame of the spec's full advertisement", int(full.group(1)),
-                   frames)
-            before = re.findall(r"\b\d+-(\d+)", row[:full.start()])
-            expect(f"set {name}, the range before it ends at", int(before[-1]), frames - 1)
-    if len(rows) < 10:
-        problems.append(f"only {len(rows)} rows read from the table of sets")
-    demo = re.search(r"`bthome-demo\.pcapng` \([^)]*?(\d+) frames", readme)
-    if demo:
-        expect("bthome-demo.pcapng", int(demo.group(1)),
-               pcapng_frames(os.path.join(args.captures, "bthome-demo.pcapng")))
-    else:
-        problems.append("no \"N frames\" for bthome-demo.pcapng")
-    if problems:
-        print("\n".join(f"FAIL {p}" for p in problems))
-        print(f"captures-readme: {len(problems)} problems: fix captures/README.md")
-        return 1
-    print(f"captures-readme: {checked} counts of {len(rows)} sets and the demo agree")
-    return 0
+    expect(f"frames ({path.name})", stated, frames)
+    hci = re.search(r"in \*\*one\*\* event \((\d+) frames\)", row)
+    if hci:
+        expect("HCI frames", int(hci.group(1)), pcap_frames(CAPTURES / f"{name}-hci-h4.pcap"))
+    full = re.search(r"(\d+):? the spec's full", row)
+    if full:
+        expect("frame of the spec's full advertisement", int(full.group(1)), frames)
+        before = re.findall(r"\b\d+-(\d+)", row[:full.start()])
+        expect("the range before it ends at", int(before[-1]), frames - 1)
+    assert not problems, f"set {name} in captures/README.md (fix it):\n" + "\n".join(problems)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_demo_frames():
+    demo = re.search(r"`bthome-demo\.pcapng` \([^)]*?(\d+) frames",
+                     README.read_text(encoding="utf-8"))
+    assert demo, f"no \"N frames\" for bthome-demo.pcapng in {README}"
+    actual = pcapng_frames(CAPTURES / "bthome-demo.pcapng")
+    assert int(demo.group(1)) == actual, \
+        f"bthome-demo.pcapng: README says {demo.group(1)} frames, the capture has {actual}"

@@ -1,220 +1,134 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Dissection test: run the real tshark with the freshly built plugin on a capture and
-compare every bthome.* field and BTHome expert info with expected output in tests/.
+"""Dissection tests: the real tshark with the plugin under test on each capture of
+captures/, every bthome.* field and BTHome expert info compared with the expected output
+of tests/tshark/expected.
 
-    dissect_test.py --plugin bthome.so --capture captures/X.pcap --expected tests/tshark/expected/X.txt
-    dissect_test.py ... --update          (rewrite the expected file; review it before committing)
-    dissect_test.py ... --spec captures/spec-examples.tsv   (also check the spec's values)
-    dissect_test.py ... --keys captures/encrypted.keys      (bthome_keys rows, one -o each)
-    dissect_test.py ... --keys F --keys-in-profile          (... written to the profile instead)
-    dissect_test.py ... --tshark-option=--disable-protocol=snort   (more tshark options)
+captures/<set>-<link type>.* share their set's expected output, <set>.txt (the BTHome
+fields in PDML) and <set>.info (the Info column of each frame), since every link type
+carries the same adverts; a set whose HCI captures differ (an HCI event can hold several
+adverts) has <set>-hci.* for them, and <set>-ll-ext.* holds btle's own Info for extended
+adverts without BTHome. captures/<set>.tsv lists values as the spec states them, checked
+as well; captures/<set>.keys holds the bthome_keys rows the set needs (one -o each).
 
-Values are read from PDML, normalised so the same expected file holds on every
-Wireshark version and hook (4.0 postdissector, 4.2+ service-data table): booleans as
-1/0, absolute times as "YYYY-MM-DD HH:MM:SS UTC".
+    python3 -m pytest tests/tshark/dissect_test.py -k encrypted
+    python3 -m pytest tests/tshark/dissect_test.py --update   (rewrite the expected files)
+
+The lines compared are tests/lib/dissection.py's.
 """
-import argparse
-import csv
-import datetime
 import difflib
-import os
-import re
-import sys
-import xml.etree.ElementTree as ET
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wsrun import IsolatedTshark  # noqa: E402
+import pytest
 
-BOOLEANS = {"True": "1", "False": "0", "true": "1", "false": "0"}
-TIME_FORMATS = ("%b %d, %Y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+from tests.lib.dissection import check_spec, dissect, info_column
+from tests.lib.wsrun import key_options
 
+pytestmark = pytest.mark.tshark
 
-def normalise(name, show):
-    if show in BOOLEANS:
-        return BOOLEANS[show]
-    if name == "bthome.timestamp":
-        m = re.match(r"([A-Za-z]{3} +\d+, \d{4} [\d:]{8}|\d{4}-\d\d-\d\d[ T][\d:]{8})", show)
-        if m:
-            text = re.sub(r" +", " ", m.group(1))
-            for fmt in TIME_FORMATS:
-                try:
-                    t = datetime.datetime.strptime(text, fmt)
-                    return t.strftime("%Y-%m-%d %H:%M:%S UTC")
-                except ValueError:
-                    pass
-    return show
-
-
-def expert_message(field):
-    """The text of an expert info, from its showname "Expert Info (...): text"."""
-    for sub in field.iter("field"):
-        if sub.get("name") == "_ws.expert.message":
-            return sub.get("show")
-    return field.get("showname", "")
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
+EXPECTED = ROOT / "tests" / "tshark" / "expected"
+LINK_TYPES = ("ll", "ll-phdr", "ll-ext", "nrf-sniffer", "hci-h4", "hci-h4-ext", "btmon",
+              "btsnoop", "btmon-snoop")
+HCI_LINK_TYPES = ("hci-h4", "hci-h4-ext", "btmon", "btsnoop", "btmon-snoop")
+# Link types whose frames reach the plugin the way another one's do: LL without the
+# pseudo-header as LL with it (ll-phdr), HCI from btmon and btsnoop files as HCI H4. Only
+# the host's suite runs them (where 4.0's frame search reads each file format's bytes).
+LINK_VARIANTS = ("ll", "btmon", "btsnoop", "btmon-snoop")
+CAPTURE_SUFFIXES = (".pcap", ".pcapng", ".log")
+def split_name(capture):
+    """(set, link type) of a capture's file name; the link type is "" for a capture
+    without one (the demo)."""
+    stem = capture.name.rsplit(".", 1)[0]
+    for link in sorted(LINK_TYPES, key=len, reverse=True):
+        if stem.endswith("-" + link):
+            return stem[:-len(link) - 1], link
+    return stem, ""
 
 
-def frame_lines(packet):
-    number = None
-    lines = []
-    for field in packet.iter("field"):
-        name = field.get("name", "")
-        if name == "frame.number":
-            number = field.get("show")
-        elif name.startswith("bthome.expert."):
-            lines.append(f"{name[len('bthome.expert.'):]}! {expert_message(field)}")
-        elif name.startswith("bthome.") and not name.startswith("bthome.info."):
-            show = normalise(name, field.get("show", ""))
-            lines.append(f"{name} = {show} ({field.get('showname', '')})")
-    return number, lines
+def expected_files(capture):
+    """(expected PDML lines, expected Info column or None) of a capture: its set's, or
+    the set's own for HCI or extended LL when there is one."""
+    name, link = split_name(capture)
+    candidates = [name]
+    if link in HCI_LINK_TYPES:
+        candidates.insert(0, f"{name}-hci")
+    elif link == "ll-ext":
+        candidates.insert(0, f"{name}-ll-ext")
+    found = {}
+    for suffix in (".txt", ".info"):
+        found[suffix] = next((EXPECTED / (c + suffix) for c in candidates
+                              if (EXPECTED / (c + suffix)).exists()), None)
+    return found[".txt"], found[".info"]
 
 
-def dissect(ws, capture, options=()):
-    pdml = ws.run(["-n", "-r", capture, "-T", "pdml", *options]).stdout
-    out = []
-    for packet in ET.fromstring(pdml).iter("packet"):
-        number, lines = frame_lines(packet)
-        out.append(f"# frame {number}")
-        out.extend(lines)
-    return out
+def set_file(capture, suffix):
+    path = CAPTURES / (split_name(capture)[0] + suffix)
+    return path if path.exists() else None
 
 
-def info_column(ws, capture, options=()):
-    """The Info column of each frame, from summary lines (the protocol and length cut);
-    a frame BTHome did not take is "[no BTHome]", whatever its link layer shows."""
-    out = ws.run(["-n", "-r", capture, *options]).stdout
-    return [re.sub(r"^.* BTHome \d+ ", "", line) if " BTHome " in line else "[no BTHome]"
-            for line in out.splitlines()]
+def dissection_cases():
+    """One case per capture (the many-devices set, thousands of frames, is checked by
+    its statistics), then the keys in a profile and a run with snort disabled."""
+    cases = []
+    for capture in sorted(p for p in CAPTURES.iterdir() if p.suffix in CAPTURE_SUFFIXES):
+        name, link = split_name(capture)
+        if name == "many-devices":
+            continue
+        marks = [pytest.mark.link_variants] if link in LINK_VARIANTS else []
+        cases.append(pytest.param(capture, {}, marks=marks, id=capture.stem))
+    # Keys from the profile's bthome_keys file (what the GUI writes) work like -o rows.
+    cases.append(pytest.param(CAPTURES / "encrypted-nrf-sniffer.pcap",
+                              {"keys_in_profile": True}, id="keys-in-profile"))
+    # With snort disabled, the one postdissector enabled by default besides MATE's plugin:
+    # BTHome's 4.0 hook is a postdissector and must still run (Wireshark calls them only
+    # when one is enabled).
+    cases.append(pytest.param(CAPTURES / "all-objects-nrf-sniffer.pcap",
+                              {"tshark_options": ["--disable-protocol=snort"],
+                               "no_spec": True, "no_info": True}, id="snort-disabled"))
+    return cases
 
 
-def check_expert(lines, field, text):
-    """bthome.expert.X: the frame has X whose message contains text."""
-    name = field[len("bthome.expert."):]
-    found = [line for line in lines if line.startswith(name + "! ")]
-    return any(text in line for line in found), found
+def write_lines(path, lines):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
 
 
-def check_absent(lines, field):
-    """!F: the frame has no field or expert info F."""
-    name = field[1:]
-    prefix = name[len("bthome.expert."):] + "! " if name.startswith("bthome.expert.") \
-        else name + " = "
-    found = [line for line in lines if line.startswith(prefix)]
-    return not found, found
+def read_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().splitlines()
 
 
-def check_spec(actual, spec_file):
-    """Each row: frame, object bytes, field, value as the spec states it (or an expert
-    info the frame must, or with "!" must not, carry)."""
-    frames = {}
-    current = None
-    for line in actual:
-        if line.startswith("# frame "):
-            current = frames.setdefault(line.split()[2], [])
-        else:
-            current.append(line)
-    errors = []
-    used = {}  # (frame, field) -> occurrences already matched: repeated objects in order
-    with open(spec_file, newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            lines = frames.get(row["frame"], [])
-            if row["field"].startswith("!") or row["field"].startswith("bthome.expert."):
-                ok, found = check_absent(lines, row["field"]) if row["field"].startswith("!") \
-                    else check_expert(lines, row["field"], row["expected"])
-                if not ok:
-                    errors.append(f"frame {row['frame']}: want {row['field']} "
-                                  f"\"{row['expected']}\", got {found}")
-                continue
-            want = f"{row['field']} = {row['expected']}"
-            key = (row["frame"], row["field"])
-            got = [line for line in frames.get(row["frame"], [])
-                   if line.startswith(row["field"] + " = ")]
-            n = used.get(key, 0)
-            used[key] = n + 1
-            if n >= len(got) or not same_value(got[n], want):
-                errors.append(f"frame {row['frame']} ({row['object_bytes']}): want {want} "
-                              f"(occurrence {n + 1}), got {got}")
-    return errors
-
-
-def same_value(line, want):
-    """want is "field = value as the spec states it": compare with the field's value
-    (numerically when both are numbers) or with the value text of its label, whose
-    first part is the named value ("Dimmer: rotate_left, 3 steps"). "2 (bright)"
-    wants both the value 2 and the name bright."""
-    name, _, rest = line.partition(" = ")
-    wname, _, wvalue = want.partition(" = ")
-    if name != wname:
-        return False
-    value, _, label = rest.partition(" (")
-    label_value = label[:-1].partition(": ")[2]
-    if wvalue in (value, label_value, label_value.split(", ")[0]):
-        return True
-    both = re.fullmatch(r"(\S+) \((.+)\)", wvalue)
-    if both:
-        return same_value(line, f"{wname} = {both.group(1)}") and \
-            same_value(line, f"{wname} = {both.group(2)}")
-    try:
-        if float(value) == float(wvalue):
-            return True
-    except ValueError:
-        pass
-    return wvalue in (value, label_value, label_value.split(", ")[0])
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--capture", required=True)
-    ap.add_argument("--expected", required=True)
-    ap.add_argument("--spec")
-    ap.add_argument("--info", help="expected Info column of each frame, from summary lines")
-    ap.add_argument("--keys")
-    ap.add_argument("--keys-in-profile", action="store_true")
-    ap.add_argument("--tshark-option", action="append", default=[])
-    ap.add_argument("--update", action="store_true")
-    args = ap.parse_args()
-
-    rows = []
-    if args.keys:
-        with open(args.keys, encoding="utf-8") as f:
-            rows = [line.strip() for line in f if line.strip()]
-    with IsolatedTshark(args.plugin) as ws:
-        if args.keys_in_profile:
-            ws.write_config("bthome_keys", "".join(row + "\n" for row in rows))
-            options = []
-        else:
-            options = [arg for row in rows for arg in ("-o", "uat:bthome_keys:" + row)]
-        options += args.tshark_option
-        actual = dissect(ws, args.capture, options)
-        info = info_column(ws, args.capture, options) if args.info else []
-    if args.update:
-        with open(args.expected, "w", encoding="utf-8") as f:
-            f.write("\n".join(actual) + "\n")
-        print(f"wrote {args.expected}")
-        if args.info:
-            with open(args.info, "w", encoding="utf-8") as f:
-                f.write("\n".join(info) + "\n")
-            print(f"wrote {args.info}")
-        return 0
-    with open(args.expected, encoding="utf-8") as f:
-        expected = f.read().splitlines()
-    failures = list(difflib.unified_diff(expected, actual, args.expected, "tshark",
-                                         lineterm=""))
-    if args.spec:
-        failures += check_spec(actual, args.spec)
-    if args.info:
-        with open(args.info, encoding="utf-8") as f:
-            failures += difflib.unified_diff(f.read().splitlines(), info, args.info,
-                                             "tshark (Info column)", lineterm="")
+@pytest.mark.parametrize("capture, how", dissection_cases())
+def test_dissection(ws, update, capture, how):
+    expected, info_file = expected_files(capture)
+    assert expected, f"no expected output for {capture.name} in {EXPECTED}"
+    spec = None if how.get("no_spec") else set_file(capture, ".tsv")
+    if how.get("no_info"):
+        info_file = None
+    keys = set_file(capture, ".keys")
+    if how.get("keys_in_profile"):
+        with open(keys, encoding="utf-8") as f:
+            ws.write_config("bthome_keys", "".join(row.strip() + "\n" for row in f
+                                                   if row.strip()))
+        options = []
+    else:
+        options = key_options(keys)
+    options += how.get("tshark_options", [])
+    actual = dissect(ws, str(capture), options)
+    info = info_column(ws, str(capture), options) if info_file else []
+    if update:
+        write_lines(expected, actual)
+        if info_file:
+            write_lines(info_file, info)
+        pytest.skip(f"wrote {expected.name}" + (f" and {info_file.name}" if info_file else ""))
+    failures = list(difflib.unified_diff(read_lines(expected), actual, str(expected),
+                                         "tshark", lineterm=""))
+    if spec:
+        failures += check_spec(actual, spec)
+    if info_file:
+        failures += difflib.unified_diff(read_lines(info_file), info, str(info_file),
+                                         "tshark (Info column)", lineterm="")
     frames = sum(1 for line in actual if line.startswith("# frame"))
-    if failures:
-        print("\n".join(failures))
-        print(f"FAIL {args.capture}: {frames} frames")
-        return 1
-    print(f"ok {args.capture}: {frames} frames, {len(actual) - frames} values match")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    assert frames, f"{capture.name}: no frame"
+    assert not failures, f"{capture.name} ({frames} frames):\n" + "\n".join(failures)

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Every display filter README.md and docs/*.md show finds what
 tests/tshark/expected/docs-filters.txt says on the bundled captures (issue 48), so that a
@@ -17,17 +16,24 @@ the frame numbers tshark -Y FILTER must give ("1-3,7"; "none": a valid filter th
 matches no frame there). A filter of the docs without a line fails, and so does a line
 whose filter is no longer in the docs.
 
-    docs_filters_test.py --plugin bthome.so --root . --expected tests/tshark/expected/docs-filters.txt
+    python3 -m pytest tests/tshark/docs_filters_test.py
+    python3 -m tests.tshark.docs_filters_test       (list the filters found, run none)
 """
-import argparse
 import glob
 import os
 import re
 import shlex
-import sys
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wsrun import Checks, IsolatedTshark, key_options  # noqa: E402
+import pytest
+
+from tests.lib.wsrun import key_options
+
+pytestmark = pytest.mark.tshark
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
+EXPECTED = ROOT / "tests" / "tshark" / "expected" / "docs-filters.txt"
 
 FIELD_START = re.compile(r"^(\(|!?\s*[a-z][a-z0-9_]*\.[a-z0-9_.]+|!?\s*bthome\b)")
 OPERATOR = re.compile(r"==|!=|>=|<=|&&|\|\||(?<![-=])>|<|\bcontains\b|\bmatches\b|^!")
@@ -123,7 +129,8 @@ def frames_text(numbers):
     return ",".join(out)
 
 
-def read_expected(path):
+def read_expected(path=EXPECTED):
+    """[(filter, capture[+keys], frames)] of the expected file."""
     entries = []
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
@@ -131,47 +138,44 @@ def read_expected(path):
                 continue
             parts = line.rstrip("\n").split("\t")
             if len(parts) != 3:
-                raise SystemExit(f"{path} line {number}: want FILTER<tab>CAPTURE<tab>FRAMES")
+                raise ValueError(f"{path} line {number}: want FILTER<tab>CAPTURE<tab>FRAMES")
             entries.append(tuple(parts))
     return entries
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--root", required=True)
-    ap.add_argument("--expected", required=True)
-    ap.add_argument("--list", action="store_true", help="print the filters found, run none")
-    args = ap.parse_args()
-    found = doc_filters(args.root)
-    if args.list:
-        for flt, where in found.items():
-            print(f"{flt}\t{' '.join(where)}")
-        return 0
-    entries = read_expected(args.expected)
-    check = Checks()
-    expected_filters = {e[0] for e in entries}
-    for flt, where in sorted(found.items()):
-        check(flt in expected_filters, f"{flt!r} ({', '.join(where)}) has an expected line",
-              f"add it to {args.expected}")
-    for flt in sorted(expected_filters - set(found)):
-        check(False, f"{flt!r} of {args.expected} is shown in the docs",
-              "no README.md or docs/*.md shows it: remove its line")
-    captures = os.path.join(args.root, "captures")
-    with IsolatedTshark(args.plugin) as ws:
-        for flt, capture, want in entries:
-            if flt not in found:
-                continue
-            name, _, keys = capture.partition("+")
-            options = key_options(os.path.join(captures, keys) if keys else None)
-            proc = ws.run(["-n", "-r", os.path.join(captures, name), *options, "-Y", flt,
-                           "-T", "fields", "-e", "frame.number"], check=False)
-            got = frames_text([int(n) for n in proc.stdout.split()])
-            check(proc.returncode == 0 and got == want,
-                  f"{flt!r} on {capture}: frames {want}",
-                  f"got {got} (exit {proc.returncode}) {proc.stderr.strip()}")
-    return check.summary("docs-filters")
+FOUND = doc_filters(ROOT)
+ENTRIES = read_expected()
+
+
+def test_every_doc_filter_has_a_line():
+    listed = {e[0] for e in ENTRIES}
+    missing = [f"{flt!r} ({', '.join(where)})" for flt, where in sorted(FOUND.items())
+               if flt not in listed]
+    assert FOUND, "no filter found in README.md and docs/*.md"
+    assert not missing, f"filters of the docs without a line in {EXPECTED}: add them\n" + \
+        "\n".join(missing)
+
+
+def test_every_line_is_shown_in_the_docs():
+    stale = sorted({e[0] for e in ENTRIES} - set(FOUND))
+    assert not stale, (f"filters of {EXPECTED.name} no README.md or docs/*.md shows: "
+                       f"remove their lines\n" + "\n".join(map(repr, stale)))
+
+
+@pytest.mark.parametrize("flt, capture, want",
+                         [pytest.param(*e, id=f"{e[0]} on {e[1]}") for e in ENTRIES])
+def test_filter_finds_frames(ws, flt, capture, want):
+    if flt not in FOUND:
+        pytest.skip("not shown in the docs (test_every_line_is_shown_in_the_docs fails)")
+    name, _, keys = capture.partition("+")
+    options = key_options(CAPTURES / keys if keys else None)
+    proc = ws.run(["-n", "-r", str(CAPTURES / name), *options, "-Y", flt,
+                   "-T", "fields", "-e", "frame.number"], check=False)
+    assert proc.returncode == 0, f"tshark -Y {flt!r} exited {proc.returncode}: {proc.stderr}"
+    got = frames_text([int(n) for n in proc.stdout.split()])
+    assert got == want, f"{flt!r} on {capture}: frames {got}, want {want} {proc.stderr.strip()}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    for flt, where in FOUND.items():
+        print(f"{flt}\t{' '.join(where)}")

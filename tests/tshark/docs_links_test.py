@@ -1,20 +1,22 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Every relative link of the documentation resolves: the file or folder it names exists
 (relative to the document), and its #anchor, if any, is a heading of the target document
 (GitHub's heading ids: lower case, punctuation dropped, spaces to hyphens, -1, -2, ... for
 repeats). Links to other sites (http:, https:, mailto:) are not fetched.
 
-    docs_links_test.py --root SOURCE_DIR [FILE.md ...]
-
-Without files it checks README.md, docs/*.md, bench/README.md and captures/README.md.
+It checks README.md, docs/*.md, bench/README.md and captures/README.md, a test each
+(python3 -m pytest tests/tshark/docs_links_test.py -k user-guide).
 """
-import argparse
-import glob
 import os
 import re
-import sys
+from pathlib import Path
 from urllib.parse import unquote
+
+import pytest
+
+pytestmark = pytest.mark.source_only
+
+ROOT = Path(__file__).resolve().parents[2]
 
 INLINE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFERENCE = re.compile(r"^[ \t]{0,3}\[[^\]]+\]:[ \t]*<?(\S+?)>?(?:[ \t]+.*)?$", re.M)
@@ -23,7 +25,7 @@ FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.M | re.S)
 CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.M)
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-DEFAULT = ["README.md", "docs/*.md", "bench/README.md", "captures/README.md"]
+DOCUMENTS = ["README.md", "docs/*.md", "bench/README.md", "captures/README.md"]
 
 
 def prose(text):
@@ -66,7 +68,8 @@ def links(text):
             yield text.count("\n", 0, m.start()) + 1, m.group(1)
 
 
-def check(doc, root):
+def broken_links(doc, root=ROOT):
+    """([problem], number of relative links) of a document."""
     problems, count = [], 0
     with open(doc, encoding="utf-8") as f:
         text = f.read()
@@ -90,29 +93,16 @@ def check(doc, root):
     return problems, count
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--root", required=True, help="the project's source folder")
-    ap.add_argument("files", nargs="*")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    files = [os.path.join(root, f) for f in args.files] if args.files else sorted(
-        p for pattern in DEFAULT for p in glob.glob(os.path.join(root, pattern)))
-    if not files:
-        print("FAIL: no documents found")
-        return 1
-    problems, total = [], 0
-    for doc in files:
-        found, count = check(doc, root)
-        problems += found
-        total += count
-    if problems:
-        print("\n".join(problems))
-        print(f"FAIL: {len(problems)} of {total} relative links do not resolve")
-        return 1
-    print(f"ok: {total} relative links in {len(files)} documents resolve")
-    return 0
+def documents():
+    return sorted(str(p.relative_to(ROOT)) for pattern in DOCUMENTS for p in ROOT.glob(pattern))
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_documents_found():
+    assert len(documents()) > 3, f"too few documents found: {documents()}"
+
+
+@pytest.mark.parametrize("doc", documents())
+def test_relative_links_resolve(doc):
+    problems, count = broken_links(str(ROOT / doc))
+    assert not problems, f"{len(problems)} of {count} relative links of {doc} do not " \
+        "resolve:\n" + "\n".join(problems)

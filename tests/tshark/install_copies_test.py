@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Two copies of the plugin (issue 30): `cmake --install` (and so ./quickstart.sh) notices a
 bthome.so of another install in the other plugin folder of the same Wireshark X.Y, says
 which copy Wireshark loads and how to remove the other (cmake/BTHomeOtherCopy.cmake).
 
-    install_copies_test.py --source DIR --plugin bthome.so
+    python3 -m pytest tests/tshark/install_copies_test.py [--build build]
 
 Everything happens in a temporary folder: a temporary HOME (its personal plugin folder)
 and a temporary install prefix (its global plugin folder), never the real ones. Each case
@@ -16,19 +15,19 @@ build would make it) and installs it with `cmake --install --prefix`:
     shows which copy it loads and the warning the message quotes;
   - an install with no other copy says nothing, and replaces its own older copy.
 """
-import argparse
 import filecmp
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
+from pathlib import Path
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from wsrun import NOBODY, Checks, tshark_version  # noqa: E402
+import pytest
 
+from tests.lib.wsrun import NOBODY, Checks, tshark_version
+
+ROOT = Path(__file__).resolve().parents[2]
 WARNING = "The plugin 'bthome.so' was found in multiple directories"
 
 
@@ -47,7 +46,7 @@ def install(source, plugin, tmp, name, home, prefix, user):
     out = proc.stdout + proc.stderr
     m = re.search(r"(?:Installing|Up-to-date): (\S*/bthome\.so)$", out, re.M)
     if proc.returncode != 0 or not m:
-        sys.exit(f"install_copies_test: cmake --install failed:\n{out}")
+        pytest.fail(f"cmake --install failed:\n{out}")
     return m.group(1), out
 
 
@@ -76,64 +75,82 @@ def loaded_copy(global_plugins, home):
     return paths, proc.stderr
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--plugin", required=True)
-    args = ap.parse_args()
-    check = Checks()
-    version = tshark_version()
+class Setup:
+    """The temporary folder of a case: HOME (holding config/) and the install prefix."""
+
+    def __init__(self, tmp, plugin):
+        self.tmp = tmp
+        self.plugin = plugin
+        self.version = tshark_version()
+        self.home = os.path.join(tmp, "home")
+        self.prefix = os.path.join(tmp, "prefix")
+        os.makedirs(os.path.join(self.home, "config"))
+        self.personal = os.path.join(self.home, ".local", "lib", "wireshark", "plugins",
+                                     self.version, "epan", "bthome.so")
+
+    def install(self, name, user):
+        return install(str(ROOT), self.plugin, self.tmp, name, self.home, self.prefix, user)
+
+
+@pytest.fixture
+def setup(build):
+    """A case's folders, in a temporary folder tshark can read as nobody (root)."""
+    plugin = build / "bthome.so"
+    if not plugin.is_file():
+        pytest.fail(f"no {plugin}: build first, or give --build")
     tmp = tempfile.mkdtemp(prefix="bthome-copies-")
-    try:
-        os.chmod(tmp, 0o755)
-        home = os.path.join(tmp, "home")
-        prefix = os.path.join(tmp, "prefix")
-        os.makedirs(os.path.join(home, "config"))
-        personal = os.path.join(home, ".local", "lib", "wireshark", "plugins", version,
-                                "epan", "bthome.so")
-
-        print("a global install while a personal copy exists")
-        put(personal, args.plugin)
-        global_copy, out = install(args.source, args.plugin, tmp, "global", home, prefix,
-                                   user=False)
-        for text in (f"bthome: another bthome.so is in a personal plugin folder: {personal}",
-                     f"loads the global one just installed ({global_copy})",
-                     f'the warning "{WARNING}" on every run',
-                     f"bthome: remove it: rm '{personal}'"):
-            check(text in out, f"says: {text}", out)
-
-        print(f"what tshark {version} does with both (global folder and HOME of the test)")
-        global_plugins = os.path.dirname(os.path.dirname(os.path.dirname(global_copy)))
-        readable_by_nobody(tmp)
-        paths, err = loaded_copy(global_plugins, home)
-        check(paths == [global_copy], "tshark -G plugins: it loads the global copy", paths)
-        check(WARNING in err, f'tshark warns "{WARNING}"', err)
-
-        print("a personal install while a global copy exists")
-        os.remove(personal)
-        own, out = install(args.source, args.plugin, tmp, "user", home, prefix, user=True)
-        check(own == personal, f"installed into the temporary HOME ({own})")
-        for text in (f"bthome: another bthome.so is in Wireshark {version}'s global plugin "
-                     f"folder: {global_copy}",
-                     f"Wireshark loads that one, not the one just installed ({personal})",
-                     f'skips the personal copy with the warning "{WARNING}"',
-                     f"remove the global copy: sudo rm '{global_copy}'",
-                     f"to keep the global one, remove the new one: rm '{personal}'"):
-            check(text in out, f"says: {text}", out)
-
-        print("no other copy: nothing to say; its own older copy is replaced")
-        os.remove(global_copy)
-        with open(personal, "w", encoding="utf-8") as f:
-            f.write("an older build\n")
-        os.utime(personal, (0, 1e9))        # built long ago
-        _, out = install(args.source, args.plugin, tmp, "user", home, prefix, user=True)
-        check("bthome:" not in out, "no message", out)
-        check(filecmp.cmp(personal, args.plugin, shallow=False),
-              "the older personal copy is replaced by the new one")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return check.summary("install-copies")
+    os.chmod(tmp, 0o755)
+    yield Setup(tmp, str(plugin))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_global_install_with_personal_copy(setup):
+    """The message names the personal copy; tshark loads the global one and warns."""
+    checks = Checks()
+    put(setup.personal, setup.plugin)
+    global_copy, out = setup.install("global", user=False)
+    for text in (f"bthome: another bthome.so is in a personal plugin folder: {setup.personal}",
+                 f"loads the global one just installed ({global_copy})",
+                 f'the warning "{WARNING}" on every run',
+                 f"bthome: remove it: rm '{setup.personal}'"):
+        checks(text in out, f"says: {text}", out)
+
+    # what tshark does with both (the global folder and HOME of the test)
+    global_plugins = os.path.dirname(os.path.dirname(os.path.dirname(global_copy)))
+    readable_by_nobody(setup.tmp)
+    paths, err = loaded_copy(global_plugins, setup.home)
+    checks(paths == [global_copy], f"tshark {setup.version} -G plugins: it loads the global "
+           "copy", paths)
+    checks(WARNING in err, f'tshark warns "{WARNING}"', err)
+    checks.assert_all()
+
+
+def test_personal_install_with_global_copy(setup):
+    """The message says the global copy runs, and how to keep either."""
+    checks = Checks()
+    global_copy, _ = setup.install("global", user=False)
+    own, out = setup.install("user", user=True)
+    personal, version = setup.personal, setup.version
+    checks(own == personal, f"installed into the temporary HOME ({own})")
+    for text in (f"bthome: another bthome.so is in Wireshark {version}'s global plugin "
+                 f"folder: {global_copy}",
+                 f"Wireshark loads that one, not the one just installed ({personal})",
+                 f'skips the personal copy with the warning "{WARNING}"',
+                 f"remove the global copy: sudo rm '{global_copy}'",
+                 f"to keep the global one, remove the new one: rm '{personal}'"):
+        checks(text in out, f"says: {text}", out)
+    checks.assert_all()
+
+
+def test_install_without_other_copy(setup):
+    """No other copy: nothing to say; its own older copy is replaced."""
+    checks = Checks()
+    os.makedirs(os.path.dirname(setup.personal))
+    with open(setup.personal, "w", encoding="utf-8") as f:
+        f.write("an older build\n")
+    os.utime(setup.personal, (0, 1e9))        # built long ago
+    _, out = setup.install("user", user=True)
+    checks("bthome:" not in out, "no message", out)
+    checks(filecmp.cmp(setup.personal, setup.plugin, shallow=False),
+           "the older personal copy is replaced by the new one")
+    checks.assert_all()

@@ -1,138 +1,154 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Numbers never depend on the locale: under a locale whose decimal mark is a comma
 (de_DE.UTF-8, generated here with localedef into a temporary LOCPATH), the plugin's text
 is byte for byte what the C locale gives.
 
-    locale_test.py --plugin bthome.so --captures captures/     # tshark, v1 and v2
-    locale_test.py --unit build/tests/test_v1                  # the core's unit test
+    python3 -m pytest tests/tshark/locale_test.py
 
-With --plugin: the Info column, the BTHome trees (-O bthome), PDML and fields of v1 and
-v2 captures must be identical, but for Wireshark's own capture time in PDML (its time
-zone name is in the locale's language on Windows). Statistics numbers are Wireshark's
-own text (its stats trees and tshark's table printing use the locale, for plen as much
-as for BTHome): they are checked to differ only in the decimal mark. Some of Wireshark's
-own text must change (the decimal mark on Linux, the time zone name under Wine), or the
-locale was not in effect and the test proves nothing. With --unit: the unit test runs with
-the locale available and must use it (BTHOME_TEST_LOCALE).
-Fails, saying why, when the locale cannot be generated (the locales package provides
-its sources: apt install locales).
+tshark: the Info column, the BTHome trees (-O bthome), PDML and fields of v1 and v2
+captures must be identical, but for Wireshark's own capture time in PDML (its time zone
+name is in the locale's language on Windows). Statistics numbers are Wireshark's own text
+(its stats trees and tshark's table printing use the locale, for plen as much as for
+BTHome): they are checked to differ only in the decimal mark. Some of Wireshark's own
+text must change (the decimal mark on Linux, the time zone name under Wine), or the
+locale was not in effect and the test proves nothing. The core's v1 unit test
+(BUILD/tests/test_v1) runs with the locale available and must use it (BTHOME_TEST_LOCALE).
+Fails, saying why, when the locale cannot be generated (the locales package provides its
+sources: apt install locales).
 """
-import argparse
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wsrun import IsolatedTshark, key_options  # noqa: E402
+import pytest
 
+from tests.lib.wsrun import IsolatedTshark, key_options
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
 LOCALE = "de_DE.UTF-8"
 
-# (capture, keys or None, tshark arguments)
-RUNS = [
-    ("v1-examples-ll.pcap", None, []),
-    ("v1-examples-ll.pcap", None, ["-O", "bthome"]),
-    ("v1-examples-ll.pcap", None, ["-T", "pdml", "-J", "bthome"]),
-    ("v1-encrypted-ll.pcap", "v1-encrypted.keys", ["-O", "bthome"]),
-    ("all-objects-ll.pcap", None, []),
-    ("all-objects-ll.pcap", None, ["-O", "bthome"]),
-    ("all-objects-ll.pcap", None, ["-T", "pdml", "-J", "bthome"]),
-    ("bthome-demo.pcapng", None, ["-T", "fields", "-e", "bthome.temperature",
-                                  "-e", "bthome.humidity", "-e", "bthome.pressure"]),
-]
+# id: (capture, keys or None, tshark arguments)
+RUNS = {
+    "v1-summary": ("v1-examples-ll.pcap", None, []),
+    "v1-tree": ("v1-examples-ll.pcap", None, ["-O", "bthome"]),
+    "v1-pdml": ("v1-examples-ll.pcap", None, ["-T", "pdml", "-J", "bthome"]),
+    "v1-encrypted-tree": ("v1-encrypted-ll.pcap", "v1-encrypted.keys", ["-O", "bthome"]),
+    "v2-summary": ("all-objects-ll.pcap", None, []),
+    "v2-tree": ("all-objects-ll.pcap", None, ["-O", "bthome"]),
+    "v2-pdml": ("all-objects-ll.pcap", None, ["-T", "pdml", "-J", "bthome"]),
+    "demo-fields": ("bthome-demo.pcapng", None,
+                    ["-T", "fields", "-e", "bthome.temperature", "-e", "bthome.humidity",
+                     "-e", "bthome.pressure"]),
+}
 STATS = ("bthome-demo.pcapng", ["-q", "-z", "bthome,tree", "-z", "bthome,readings"])
 # Wireshark's own text in PDML that may follow the locale: the capture time names the
 # local time zone, in the locale's language on Windows ("Westafrikanische Normalzeit").
 OWN_TIME = re.compile(r'^ *<field name="timestamp" .*\n', re.M)
 
 
-def make_locale(tmp):
+@pytest.fixture(scope="module")
+def locpath():
     """A LOCPATH folder holding de_DE.UTF-8, readable by everyone (tshark may run as
-    nobody)."""
+    nobody, so not under pytest's private tmp_path)."""
     if not shutil.which("localedef"):
-        sys.exit("locale_test: FAILED: no localedef (libc-bin) to generate " + LOCALE)
+        pytest.fail(f"no localedef (libc-bin) to generate {LOCALE}")
+    tmp = tempfile.mkdtemp(prefix="bthome-locale-")
     path = os.path.join(tmp, "locales")
     os.makedirs(path)
     proc = subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8",
                            os.path.join(path, LOCALE)], capture_output=True, text=True)
     if not os.path.isdir(os.path.join(path, LOCALE)):
-        sys.exit(f"locale_test: FAILED: cannot generate {LOCALE} with localedef "
-                 f"(is the locales package installed?): {proc.stderr.strip()}")
-    for root, dirs, files in os.walk(tmp):
-        for name in dirs + files:
-            os.chmod(os.path.join(root, name), 0o755)
-    os.chmod(tmp, 0o755)
-    return path
-
-
-def tshark_output(plugin, locale, locpath, args):
-    os.environ["LOCPATH"] = locpath
-    with IsolatedTshark(plugin, locale=locale) as ws:
-        out = ws.run(args).stdout
-    # PDML's header names the run's time and temporary copy of the capture
-    return re.sub(r"<pdml [^>]*>", "<pdml>", out)
-
-
-def check_plugin(plugin, captures, locpath):
-    failures = 0
-    own_text_changed = False    # the proof that the locale is in effect
-    for capture, keys, args in RUNS:
-        full = ["-r", os.path.join(captures, capture)] + args + key_options(
-            os.path.join(captures, keys) if keys else None)
-        c_full = tshark_output(plugin, "C.UTF-8", locpath, full)
-        de_full = tshark_output(plugin, LOCALE, locpath, full)
-        c_text, de_text = OWN_TIME.sub("", c_full), OWN_TIME.sub("", de_full)
-        own_text_changed |= c_text == de_text and c_full != de_full
-        what = f"{capture} {' '.join(args) or '(summary)'}"
-        if not c_text.strip():
-            print(f"FAIL {what}: no output")
-            failures += 1
-        elif c_text != de_text:
-            diff = [f"  C:     {a}\n  {LOCALE}: {b}" for a, b in
-                    zip(c_text.splitlines(), de_text.splitlines()) if a != b]
-            print(f"FAIL {what}: differs under {LOCALE}:\n" + "\n".join(diff[:5]))
-            failures += 1
-        else:
-            print(f"ok   {what}: {len(c_text.splitlines())} lines, the same")
-    capture, args = STATS
-    full = ["-r", os.path.join(captures, capture)] + args
-    c_text = tshark_output(plugin, "C.UTF-8", locpath, full)
-    de_text = tshark_output(plugin, LOCALE, locpath, full)
-    own_text_changed |= bool(re.search(r"\d,\d", de_text))
-    if re.sub(r"(\d),(\d)", r"\1.\2", de_text) != c_text:
-        print(f"FAIL statistics under {LOCALE} differ beyond Wireshark's decimal mark")
-        failures += 1
-    else:
-        print(f"ok   statistics: the same but for Wireshark's own decimal mark")
-    if not own_text_changed:
-        print(f"FAIL the locale is not in effect in tshark: none of Wireshark's own text "
-              f"(statistics' decimal mark, time zone name) changed under {LOCALE}")
-        failures += 1
-    return failures
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--plugin")
-    ap.add_argument("--captures")
-    ap.add_argument("--unit")
-    a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="bthome-locale-")
-    try:
-        locpath = make_locale(tmp)
-        if a.unit:
-            env = dict(os.environ, LOCPATH=locpath, BTHOME_TEST_LOCALE=LOCALE)
-            return subprocess.run([a.unit], env=env).returncode
-        failures = check_plugin(a.plugin, a.captures, locpath)
-        print(f"locale: {'FAILED' if failures else 'passed'} ({failures} failures)")
-        return 1 if failures else 0
-    finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        pytest.fail(f"cannot generate {LOCALE} with localedef (is the locales package "
+                    f"installed?): {proc.stderr.strip()}")
+    for top, dirs, files in os.walk(tmp):
+        for name in dirs + files:
+            os.chmod(os.path.join(top, name), 0o755)
+    os.chmod(tmp, 0o755)
+    yield path
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.fixture
+def output(plugin, locpath, monkeypatch):
+    """output(locale, args): tshark's text under a locale."""
+    monkeypatch.setenv("LOCPATH", locpath)
+
+    def run(locale, args):
+        with IsolatedTshark(plugin, locale=locale) as ws:
+            out = ws.run(args).stdout
+        # PDML's header names the run's time and temporary copy of the capture
+        return re.sub(r"<pdml [^>]*>", "<pdml>", out)
+    return run
+
+
+def run_args(capture, keys, args):
+    return ["-r", str(CAPTURES / capture)] + args + key_options(
+        CAPTURES / keys if keys else None)
+
+
+# The tshark tests (markers tshark and locale: the text compared is the host's byte for
+# byte, which the sanitizer stage leaves to the others); the unit test has neither.
+@pytest.mark.parametrize("run", RUNS.values(), ids=RUNS.keys())
+@pytest.mark.tshark
+@pytest.mark.locale
+def test_same_text(output, run):
+    args = run_args(*run)
+    c_text = OWN_TIME.sub("", output("C.UTF-8", args))
+    de_text = OWN_TIME.sub("", output(LOCALE, args))
+    assert c_text.strip(), f"tshark {' '.join(args)}: no output"
+    diff = [f"  C:     {a}\n  {LOCALE}: {b}" for a, b in
+            zip(c_text.splitlines(), de_text.splitlines()) if a != b]
+    assert c_text == de_text, f"differs under {LOCALE}:\n" + "\n".join(diff[:5])
+
+
+def stats_texts(output):
+    args = run_args(STATS[0], None, STATS[1])
+    return output("C.UTF-8", args), output(LOCALE, args)
+
+
+@pytest.mark.tshark
+@pytest.mark.locale
+def test_statistics(output):
+    """Statistics differ only in Wireshark's own decimal mark."""
+    c_text, de_text = stats_texts(output)
+    assert "Devices" in c_text, f"no BTHome statistics:\n{c_text}"
+    dotted = re.sub(r"(\d),(\d)", r"\1.\2", de_text)
+    diff = [f"  C:     {a}\n  {LOCALE}: {b}" for a, b in
+            zip(c_text.splitlines(), dotted.splitlines()) if a != b]
+    assert dotted == c_text, (f"statistics under {LOCALE} differ beyond Wireshark's decimal "
+                              "mark:\n" + "\n".join(diff[:5]))
+
+
+@pytest.mark.tshark
+@pytest.mark.locale
+def test_locale_in_effect(output):
+    """Some of Wireshark's own text changes under the locale: the statistics' decimal
+    mark (Linux), or the time zone name of the capture time in PDML (Wine); else the
+    other tests prove nothing."""
+    if re.search(r"\d,\d", stats_texts(output)[1]):
+        return
+    changed = []
+    for run in RUNS.values():
+        args = run_args(*run)
+        c_full, de_full = output("C.UTF-8", args), output(LOCALE, args)
+        if c_full != de_full and OWN_TIME.sub("", c_full) == OWN_TIME.sub("", de_full):
+            changed.append(" ".join(args))
+    assert changed, (f"the locale is not in effect in tshark: none of Wireshark's own text "
+                     f"(statistics' decimal mark, time zone name) changed under {LOCALE}")
+
+
+def test_v1_unit(build, locpath):
+    """The core's v1 unit test with the locale available uses it (BTHOME_TEST_LOCALE)."""
+    unit = build / "tests" / "test_v1"
+    assert unit.is_file(), f"no {unit}: build first, or give --build"
+    env = dict(os.environ, LOCPATH=locpath, BTHOME_TEST_LOCALE=LOCALE)
+    proc = subprocess.run([str(unit)], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, (f"{unit} under {LOCALE} exited {proc.returncode}:\n"
+                                  f"{proc.stdout[-3000:]}{proc.stderr[-2000:]}")
+    assert "comma locale: none here" not in proc.stdout, \
+        f"{unit} skipped the comma locale:\n{proc.stdout[-2000:]}"

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The BTHome configuration profile (profile/BTHome) with the real tshark and the plugin.
 
@@ -17,21 +16,30 @@ The profile goes into the temporary config dir's profiles/ folder and every run 
   - nothing is printed on stderr: tshark reports bad preferences, colouring rules and
     filter-button rows there.
 
-    profile_test.py --plugin bthome.so --profile profile/BTHome \
-        --captures captures --expected tests/tshark/expected/profile-filters.txt \
-        --fields-doc docs/fields.md
+    python3 -m pytest tests/tshark/profile_test.py
 """
-import argparse
 import csv
 import importlib.util
 import os
 import re
 import shutil
 import sys
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wsrun import IsolatedTshark, key_options  # noqa: E402
+import pytest
 
+from tests.lib.wsrun import IsolatedTshark, key_options
+
+# The profile's files, which no build of the plugin changes: the in-tree and Windows
+# stages leave these to the host's suite (profile_files).
+pytestmark = [pytest.mark.tshark, pytest.mark.profile_files]
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILE_DIR = str(ROOT / "profile" / "BTHome")
+CAPTURES = str(ROOT / "captures")
+EXPECTED_DIR = str(ROOT / "tests" / "tshark" / "expected")
+EXPECTED = os.path.join(EXPECTED_DIR, "profile-filters.txt")
+FIELDS_DOC = str(ROOT / "docs" / "fields.md")
 PROFILE = "BTHome"
 LINK_TYPES = ("ll", "ll-phdr", "ll-ext", "nrf-sniffer", "hci-h4", "hci-h4-ext", "btmon",
               "btsnoop", "btmon-snoop")
@@ -87,7 +95,7 @@ def color_rules(path):
             if m:
                 rules.append((m.group(1), m.group(2)))
             elif line.strip() and not line.startswith("#"):
-                raise SystemExit(f"{path}: not a colouring rule: {line!r}")
+                raise ValueError(f"{path}: not a colouring rule: {line!r}")
     return rules
 
 
@@ -187,18 +195,18 @@ def capture_path(captures, set_name, link):
     return os.path.join(captures, f"{set_name}-{link}.{ext}")
 
 
-def check_filters(ws, args, rules, buttons, failures):
-    expected, links = read_expected(args.expected)
+def check_filters(ws, rules, buttons, failures):
+    expected, links = read_expected(EXPECTED)
     matched = set()
     names = [("colour", name) for name, _ in rules] + [("button", b[1]) for b in buttons]
     for set_name, want in expected.items():
         missing = [n for n in names if n not in want]
         if missing:
-            failures.append(f"{args.expected}: {set_name} lists no frames for {missing}")
-        keys_file = os.path.join(args.captures, f"{set_name}.keys")
+            failures.append(f"{EXPECTED}: {set_name} lists no frames for {missing}")
+        keys_file = os.path.join(CAPTURES, f"{set_name}.keys")
         keys = key_options(keys_file if os.path.exists(keys_file) else None)
         for link in links.get(set_name, ["ll"]):
-            capture = capture_path(args.captures, set_name, link)
+            capture = capture_path(CAPTURES, set_name, link)
             by_rule = {}
             for line in ws.lines(["-r", capture, "--color", "-T", "fields", "-e",
                                   "frame.number", "-e", "frame.coloring_rule.name"] + keys):
@@ -234,15 +242,15 @@ def documented(fields_doc):
     return names, problems
 
 
-def check_names(args, rules, buttons, graphs, failures):
-    names, problems = documented(args.fields_doc)
+def check_names(rules, buttons, graphs, failures):
+    names, problems = documented(FIELDS_DOC)
     if not problems:
-        failures.append(f"{args.fields_doc}: no expert info of warning or error severity found")
+        failures.append(f"{FIELDS_DOC}: no expert info of warning or error severity found")
     texts = [f for _, f in rules] + [b[2] for b in buttons] + [g[2] for g in graphs] + \
         [g[6] for g in graphs]
-    with open(os.path.join(args.profile, "preferences"), encoding="utf-8") as f:
+    with open(os.path.join(PROFILE_DIR, "preferences"), encoding="utf-8") as f:
         texts.append(f.read())
-    with open(os.path.join(args.profile, "dfilters"), encoding="utf-8") as f:
+    with open(os.path.join(PROFILE_DIR, "dfilters"), encoding="utf-8") as f:
         texts.append(f.read())
     used = {name for text in texts for name in re.findall(r"\bbthome(?:\.[a-z0-9_]+)*", text)}
     for name in sorted(used - names):
@@ -255,8 +263,8 @@ def check_names(args, rules, buttons, graphs, failures):
                         f"infos are {sorted(problems)}")
 
 
-def check_io_graphs(ws, args, graphs, failures):
-    capture = os.path.join(args.captures, "bthome-demo.pcapng")
+def check_io_graphs(ws, graphs, failures):
+    capture = os.path.join(CAPTURES, "bthome-demo.pcapng")
     for row in graphs:
         if len(row) != 9:
             failures.append(f"io_graphs: {len(row)} fields, Wireshark 4.0 reads 9: {row}")
@@ -276,12 +284,12 @@ def check_io_graphs(ws, args, graphs, failures):
             failures.append(f"io_graphs: {name}: {y_field} missing where {dfilter} matches")
 
 
-def check_files_parse(ws, args):
+def check_files_parse(ws):
     """Preferences, colouring rules and filter buttons load without a message, and the
     saved display filters (dfilters: "name" filter, which only the GUI reads) compile."""
-    demo = os.path.join(args.captures, "bthome-demo.pcapng")
+    demo = os.path.join(CAPTURES, "bthome-demo.pcapng")
     ws.lines(["-r", demo, "--color", "-c", "1"])
-    with open(os.path.join(args.profile, "dfilters"), encoding="utf-8") as f:
+    with open(os.path.join(PROFILE_DIR, "dfilters"), encoding="utf-8") as f:
         for line in f:
             m = re.fullmatch(r'"([^"]+)" (.+)', line.rstrip("\n"))
             if not m:
@@ -290,52 +298,85 @@ def check_files_parse(ws, args):
             ws.lines(["-r", demo, "-Y", m.group(2), "-c", "1"])
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--profile", required=True)
-    ap.add_argument("--captures", required=True)
-    ap.add_argument("--expected", required=True)
-    ap.add_argument("--fields-doc", required=True)
-    args = ap.parse_args()
+@pytest.fixture(scope="module")
+def profile_files():
+    """(colouring rules, filter buttons, I/O graphs) of the profile."""
+    return (color_rules(os.path.join(PROFILE_DIR, "colorfilters")),
+            uat_rows(os.path.join(PROFILE_DIR, "dfilter_buttons")),
+            uat_rows(os.path.join(PROFILE_DIR, "io_graphs")))
 
-    rules = color_rules(os.path.join(args.profile, "colorfilters"))
-    buttons = uat_rows(os.path.join(args.profile, "dfilter_buttons"))
-    graphs = uat_rows(os.path.join(args.profile, "io_graphs"))
-    generator = load_generator(args.captures)
-    interop_adverts = generator.interop()[0].adverts
-    demo_adverts = [a for event in generator.demo() for a in event.adverts]
-    interop_keys = key_options(os.path.join(args.captures, "interop.keys"))
+
+@pytest.fixture(scope="module")
+def generator():
+    return load_generator(CAPTURES)
+
+
+@pytest.fixture
+def pws(plugin):
+    """tshark with the plugin and the profile installed, run with -C BTHome."""
+    with ProfileTshark(plugin, PROFILE_DIR) as ws:
+        yield ws
+
+
+def assert_none(failures, ws=None):
+    """No failure, and (with ws) no message of tshark on stderr."""
+    failures = failures + (ws.problems if ws else [])
+    assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures)
+
+
+def test_files_parse(pws):
+    """Preferences, colouring rules and filter buttons load without a message; the saved
+    display filters compile."""
+    check_files_parse(pws)
+    assert_none([], pws)
+
+
+@pytest.mark.parametrize("link", LINK_TYPES)
+def test_interop_columns(pws, generator, link):
+    """Device, RSSI and Info of the interop set on each link type."""
+    info_file = os.path.join(EXPECTED_DIR, "interop.info")
+    for variant in (["interop-hci"] if link in HCI_LINK_TYPES else []) + \
+            (["interop-ll-ext"] if link == "ll-ext" else []):
+        if os.path.exists(os.path.join(EXPECTED_DIR, f"{variant}.info")):
+            info_file = os.path.join(EXPECTED_DIR, f"{variant}.info")
+    with open(info_file, encoding="utf-8") as f:
+        info = f.read().splitlines()
     failures = []
-    with ProfileTshark(args.plugin, args.profile) as ws:
-        check_files_parse(ws, args)
-        expected_dir = os.path.dirname(args.expected)
-        for link in LINK_TYPES:
-            info_file = os.path.join(expected_dir, "interop.info")
-            for variant in (["interop-hci"] if link in HCI_LINK_TYPES else []) + \
-                    (["interop-ll-ext"] if link == "ll-ext" else []):
-                if os.path.exists(os.path.join(expected_dir, f"{variant}.info")):
-                    info_file = os.path.join(expected_dir, f"{variant}.info")
-            with open(info_file, encoding="utf-8") as f:
-                info = f.read().splitlines()
-            check_columns(ws, capture_path(args.captures, "interop", link), interop_adverts,
-                          link, info, failures, interop_keys)
-        # the demo's Info: what Wireshark shows without the profile (the profile keeps it)
-        demo = capture_path(args.captures, "bthome-demo", "ll-phdr")
-        with IsolatedTshark(args.plugin) as plain:
-            demo_info = [line.split("\t")[-1] for line in
-                         plain.run(["-r", demo, "-T", "tabs"]).stdout.splitlines()]
-        check_columns(ws, demo, demo_adverts, "ll-phdr", demo_info, failures)
-        check_filters(ws, args, rules, buttons, failures)
-        check_io_graphs(ws, args, graphs, failures)
-        check_names(args, rules, buttons, graphs, failures)
-        failures += ws.problems
-    for failure in failures:
-        print("FAIL:", failure)
-    print(f"profile: {len(rules)} colouring rules, {len(buttons)} filter buttons, "
-          f"{len(graphs)} I/O graphs; {len(failures)} failures")
-    return 1 if failures else 0
+    check_columns(pws, capture_path(CAPTURES, "interop", link), generator.interop()[0].adverts,
+                  link, info, failures, key_options(os.path.join(CAPTURES, "interop.keys")))
+    assert_none(failures, pws)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_demo_columns(pws, plugin, generator):
+    """The demo capture's columns; its Info is what Wireshark shows without the profile
+    (the profile keeps it)."""
+    demo = capture_path(CAPTURES, "bthome-demo", "ll-phdr")
+    with IsolatedTshark(plugin) as plain:
+        demo_info = [line.split("\t")[-1] for line in
+                     plain.run(["-r", demo, "-T", "tabs"]).stdout.splitlines()]
+    failures = []
+    check_columns(pws, demo, [a for event in generator.demo() for a in event.adverts],
+                  "ll-phdr", demo_info, failures)
+    assert_none(failures, pws)
+
+
+def test_filters(pws, profile_files):
+    """Colouring rules and filter buttons match the frames profile-filters.txt lists, and
+    each matches some frame."""
+    rules, buttons, _ = profile_files
+    failures = []
+    check_filters(pws, rules, buttons, failures)
+    assert_none(failures, pws)
+
+
+def test_io_graphs(pws, profile_files):
+    failures = []
+    check_io_graphs(pws, profile_files[2], failures)
+    assert_none(failures, pws)
+
+
+def test_field_names(profile_files):
+    """The profile names only documented fields; Problems is every warning and error."""
+    failures = []
+    check_names(*profile_files, failures)
+    assert_none(failures)

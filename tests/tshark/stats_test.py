@@ -1,21 +1,27 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Statistics test: tshark -z bthome,tree and -z bthome,readings on a capture must give
 the numbers the capture generator worked out from what it generated
 (captures/<set>.stats.json), not numbers copied from the plugin's own output.
 
-    stats_test.py --plugin bthome.so --capture captures/bthome-demo.pcapng \
-        --stats captures/bthome-demo.stats.json [--keys captures/X.keys]
+    python3 -m pytest tests/tshark/stats_test.py -k units
+
+Captures: the demo, the many-devices set on two link types, and the units set (a row per
+property and unit) on every link type.
 """
-import argparse
 import json
 import math
-import os
 import re
-import sys
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wsrun import IsolatedTshark, key_options  # noqa: E402
+import pytest
+
+from tests.lib.wsrun import key_options
+
+pytestmark = pytest.mark.tshark
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
+LINK_RE = "ll|ll-phdr|ll-ext|nrf-sniffer|hci-h4|hci-h4-ext|btmon|btsnoop|btmon-snoop"
 
 # Stats trees keep single-precision floats and print averages with 2 decimals; the
 # readings table prints 6 significant digits.
@@ -57,14 +63,19 @@ def parse_table(text):
 
 
 def check(want, tree, table):
-    rows, errors = {}, []
-    for r in table:     # one row per device, property and unit
-        key = (r["Device"], r["Property"], r["Unit"])
-        if key in rows:
-            errors.append(f"two readings rows for {key}")
-        rows[key] = r
+    """The differences between the generator's numbers (want) and the stats tree and
+    readings table tshark printed: a list of messages, empty when they agree."""
+    return check_tree(want, tree) + check_readings(want, table)
+
+
+def device_label(mac, dev):
+    return f"{mac} {dev['name']}" if dev["name"] else mac
+
+
+def check_tree(want, tree):
+    errors = []
     for mac, dev in want["devices"].items():
-        label = f"{mac} {dev['name']}" if dev["name"] else mac
+        label = device_label(mac, dev)
         node = ("Devices", label)
         if node not in tree:
             errors.append(f"no device node {label!r} in the tree")
@@ -77,21 +88,33 @@ def check(want, tree, table):
             if got != dev[key]:
                 errors.append(f"{label}: {child} {got}, want {dev[key]}")
         for title, p in dev["properties"].items():     # "Mass (kg)": property and unit
-            prop = p["property"]
             got = tree.get(node + (title,))
             want_row = [p["count"], p["avg"], p["min"], p["max"]]
             if not got or got[0] != p["count"] or not all(map(close, got[1:], want_row[1:])):
                 errors.append(f"{label} {title}: tree {got}, want {want_row}")
-            row = rows.get((mac, prop, p["unit"]))
-            if not row or int(row["Count"]) != p["count"] or \
-                    not all(close(row[c], p[k]) for c, k in
-                            (("Min", "min"), ("Average", "avg"), ("Max", "max"),
-                             ("Last", "last"))):
-                errors.append(f"{label} {title}: readings row {row}, want {p}")
         for state, count in dev["states"].items():
             got = tree.get(node + (state,), [None])[0]
             if got != count:
                 errors.append(f"{label} {state}: {got}, want {count}")
+    return errors
+
+
+def check_readings(want, table):
+    rows, errors = {}, []
+    for r in table:     # one row per device, property and unit
+        key = (r["Device"], r["Property"], r["Unit"])
+        if key in rows:
+            errors.append(f"two readings rows for {key}")
+        rows[key] = r
+    for mac, dev in want["devices"].items():
+        for title, p in dev["properties"].items():
+            row = rows.get((mac, p["property"], p["unit"]))
+            if not row or int(row["Count"]) != p["count"] or \
+                    not all(close(row[c], p[k]) for c, k in
+                            (("Min", "min"), ("Average", "avg"), ("Max", "max"),
+                             ("Last", "last"))):
+                errors.append(f"{device_label(mac, dev)} {title}: readings row {row}, "
+                              f"want {p}")
     wanted = {(mac, p["property"], p["unit"]) for mac, dev in want["devices"].items()
               for p in dev["properties"].values()}
     for key in sorted(set(rows) - wanted):
@@ -99,28 +122,25 @@ def check(want, tree, table):
     return errors
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--capture", required=True)
-    ap.add_argument("--stats", required=True)
-    ap.add_argument("--keys")
-    args = ap.parse_args()
-    with open(args.stats, encoding="utf-8") as f:
+def set_name(capture):
+    """units-hci-h4.pcap -> units; bthome-demo.pcapng -> bthome-demo."""
+    return re.sub(rf"(-({LINK_RE}))?\.(pcap|pcapng|log)$", "", capture)
+
+
+STATS_CAPTURES = ["bthome-demo.pcapng", "many-devices-nrf-sniffer.pcap",
+                  "many-devices-hci-h4.pcap"] + \
+    sorted(p.name for p in CAPTURES.glob("units-*"))
+
+
+@pytest.mark.parametrize("capture", STATS_CAPTURES)
+def test_statistics(ws, capture):
+    name = set_name(capture)
+    with open(CAPTURES / f"{name}.stats.json", encoding="utf-8") as f:
         want = json.load(f)
-    options = key_options(args.keys)
-    with IsolatedTshark(args.plugin) as ws:
-        out = ws.run(["-n", "-q", "-r", args.capture, "-z", "bthome,tree",
-                      "-z", "bthome,readings", *options]).stdout
+    keys = CAPTURES / f"{name}.keys"
+    out = ws.run(["-n", "-q", "-r", str(CAPTURES / capture), "-z", "bthome,tree",
+                  "-z", "bthome,readings", *key_options(keys if keys.exists() else None)]
+                 ).stdout
     errors = check(want, parse_tree(out), parse_table(out))
-    devices = len(want["devices"])
-    if errors:
-        print("\n".join(errors[:40]))
-        print(f"FAIL {args.capture}: {len(errors)} differences over {devices} devices")
-        return 1
-    print(f"ok {args.capture}: {devices} devices match the generator's statistics")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    assert not errors, (f"{capture}: {len(errors)} differences over {len(want['devices'])} "
+                        "devices from the generator's statistics:\n" + "\n".join(errors[:40]))

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The plugin builds no BTHome tree when nothing would see it (a tree that is not shown
 and has no BTHome or expert field in a filter). Whatever does look at it must still find
@@ -7,16 +6,20 @@ generic _ws.expert.* ones) and the expert tap (-z expert) give in a summary run 
 give when the whole tree is built and shown (-V), and custom columns of BTHome fields show
 what -T fields prints.
 
-    tree_consumers_test.py --plugin bthome.so --capture captures/X.pcap [--keys X.keys]
-                           [--filter F ...]
+    python3 -m pytest tests/tshark/tree_consumers_test.py -k errors
 """
-import argparse
-import os
 import re
-import sys
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wsrun import IsolatedTshark, key_options  # noqa: E402
+import pytest
+
+from tests.lib.wsrun import key_options
+
+# the in-tree stage leaves them to fuzzshark, Windows and trixie's 4.4 to other versions
+pytestmark = [pytest.mark.tshark, pytest.mark.summary_runs]
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
 
 FILTERS = [
     "bthome",
@@ -33,6 +36,33 @@ FILTERS = [
     '_ws.expert.message contains "Retransmission"',
     '_ws.expert.message contains "no key configured for"',
 ]
+ERRORS_FILTERS = ["bthome.expert.out_of_order", "bthome.command.length",
+                  "bthome.humidity > 50", "bthome.expert.truncated"]
+
+# id: (capture, keys or None, filters or None for the built-in ones). The audit captures
+# check everything with the built-in filters; the others with their own filters, where
+# the expert tap need show no device and the Expert column may rate a single frame.
+CASES = {
+    "hci-h4": ("encrypted-audit-hci-h4.pcap", "encrypted-audit.keys", None),
+    "nrf-sniffer": ("encrypted-audit-nrf-sniffer.pcap", "encrypted-audit.keys", None),
+    # objects with fields beneath their value, and an object's own expert info
+    "objects": ("all-objects-ll.pcap", None,
+                ["bthome.dimmer.steps", "bthome.object_id == 0x3a"]),
+    # malformed objects and headers show the same with a tree or without
+    "errors-ll": ("errors-ll.pcap", None, ERRORS_FILTERS),
+    "errors-hci-h4": ("errors-hci-h4.pcap", None, ERRORS_FILTERS),
+    "v1": ("v1-examples-ll.pcap", None,
+           ["bthome.v1.format == 2", "bthome.v1.length == 3", "bthome.temperature == 25.06",
+            "bthome.expert.legacy_v1"]),
+}
+
+
+def case_args(case):
+    """(capture path, key options, whether the case gives its own filters)."""
+    capture, keys, filters = CASES[case]
+    return (str(CAPTURES / capture), key_options(CAPTURES / keys if keys else None),
+            filters is not None)
+
 
 def summary_frames(ws, capture, options, dfilter):
     out = ws.run(["-n", "-r", capture, "-Y", dfilter, *options]).stdout
@@ -83,64 +113,54 @@ def expert_column(ws, capture, options, extra=()):
             if re.fullmatch(r"\s*\d+(\s+[A-Z][a-z]+)?\s*", line)]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--capture", required=True)
-    ap.add_argument("--keys")
-    ap.add_argument("--filter", action="append",
-                    help="check these filters instead of the built-in ones (repeatable)")
-    args = ap.parse_args()
-    options = key_options(args.keys)
-    failures = []
-    with IsolatedTshark(args.plugin) as ws:
-        for dfilter in args.filter or FILTERS:
-            quiet = summary_frames(ws, args.capture, options, dfilter)
-            shown = shown_tree_frames(ws, args.capture, options, dfilter)
-            verdict = "ok" if quiet == shown and shown else "FAIL"
-            print(f"{verdict} -Y '{dfilter}': {len(quiet)} frames in a summary run, "
-                  f"{len(shown)} with the tree shown")
-            if verdict != "ok":
-                failures.append(dfilter)
-        # a custom column of a BTHome field shows what -T fields prints
-        for field in ("bthome.temperature", "bthome.device"):
-            column = custom_column(ws, args.capture, options, field)
-            fields = field_values(ws, args.capture, options, field)
-            same = [[n.strip(), without_unit(v)] for n, v in column] == \
-                [[n, v] for n, v in fields]
-            valued = sum(1 for _, v in fields if v)
-            print(f"{'ok' if same and valued else 'FAIL'} custom column {field}: "
-                  f"{valued} frames with a value")
-            if not (same and valued):
-                failures.append(f"custom column {field}")
-        # the same expert tap output whether or not a filter makes the tree be built
-        plain = expert_tap(ws, args.capture, options)
-        built = expert_tap(ws, args.capture, options, "bthome || !bthome")
-        texts = re.findall(r"BTHome\s+(.+)", plain)
-        ok = plain == built and (bool(args.filter) or any(
-            re.search(r"[0-9A-F]{2}(:[0-9A-F]{2}){5}", t) for t in texts))
-        print(f"{'ok' if ok else 'FAIL'} -z expert: {len(texts)} BTHome lines, "
-              f"{'same' if plain == built else 'different'} with the tree built")
-        if not ok:
-            failures.append("-z expert")
-            print(plain)
-            print(built)
-        # an Expert column reads every expert info, also where no tree and no expert tap
-        # listener would (the plugin spares those once their severity is reached)
-        plain = expert_column(ws, args.capture, options)
-        tapped = expert_column(ws, args.capture, options, ["-z", "expert"])
-        rated = sum(1 for row in plain if len(row) == 2)
-        ok = plain == tapped and (bool(args.filter) or rated > 1)
-        print(f"{'ok' if ok else 'FAIL'} Expert column: {rated} frames with a severity, "
-              f"{'same' if plain == tapped else 'different'} with an expert tap listener")
-        if not ok:
-            failures.append("Expert column")
-    if failures:
-        print(f"FAIL {args.capture}: {len(failures)} consumer(s) see less of BTHome")
-        return 1
-    print(f"ok {args.capture}")
-    return 0
+@pytest.mark.parametrize("case, dfilter", [
+    pytest.param(case, f, id=f"{case}:{f}")
+    for case, (_, _, filters) in CASES.items() for f in filters or FILTERS])
+def test_filter(ws, case, dfilter):
+    capture, options, _ = case_args(case)
+    quiet = summary_frames(ws, capture, options, dfilter)
+    shown = shown_tree_frames(ws, capture, options, dfilter)
+    assert shown, f"-Y '{dfilter}' finds no frame with the tree shown"
+    assert quiet == shown, (f"-Y '{dfilter}': frames {quiet} in a summary run, "
+                            f"{shown} with the tree shown")
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.mark.parametrize("field", ["bthome.temperature", "bthome.device"])
+@pytest.mark.parametrize("case", CASES)
+def test_custom_column(ws, case, field):
+    """A custom column of a BTHome field shows what -T fields prints."""
+    capture, options, _ = case_args(case)
+    column = [[n.strip(), without_unit(v)] for n, v in custom_column(ws, capture, options,
+                                                                     field)]
+    fields = [[n, v] for n, v in field_values(ws, capture, options, field)]
+    assert any(v for _, v in fields), f"-T fields -e {field}: no frame with a value"
+    diff = [f"  column {a}, -T fields {b}" for a, b in zip(column, fields) if a != b]
+    assert column == fields, (f"custom column {field} ({len(column)} rows) differs from "
+                              f"-T fields ({len(fields)} rows):\n" + "\n".join(diff[:10]))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_expert_tap(ws, case):
+    """The same -z expert output whether or not a filter makes the tree be built; with
+    the built-in filters, the BTHome lines name a device."""
+    capture, options, own_filters = case_args(case)
+    plain = expert_tap(ws, capture, options)
+    built = expert_tap(ws, capture, options, "bthome || !bthome")
+    assert plain == built, f"-z expert differs with the tree built:\n{plain}\n---\n{built}"
+    texts = re.findall(r"BTHome\s+(.+)", plain)
+    assert own_filters or any(re.search(r"[0-9A-F]{2}(:[0-9A-F]{2}){5}", t) for t in texts), \
+        f"-z expert: no BTHome line names a device in {len(texts)} lines:\n{plain}"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_expert_column(ws, case):
+    """An Expert column reads every expert info, also where no tree and no expert tap
+    listener would (the plugin spares those once their severity is reached)."""
+    capture, options, own_filters = case_args(case)
+    plain = expert_column(ws, capture, options)
+    tapped = expert_column(ws, capture, options, ["-z", "expert"])
+    diff = [f"  {a} / with the tap {b}" for a, b in zip(plain, tapped) if a != b]
+    assert plain == tapped, ("Expert column differs with an expert tap listener:\n"
+                             + "\n".join(diff[:10]))
+    rated = sum(1 for row in plain if len(row) == 2)
+    assert own_filters or rated > 1, f"Expert column: {rated} frames with a severity"

@@ -1,21 +1,24 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tshark -2 (two passes; the second builds no protocol tree for summary lines) and the
 GUI's packet list re-dissect frames later without a tree: the summary lines must be the
 ones a single pass prints, BTHome Info and audit markers included. With a read filter
 (-2 -R) the lines that pass are the ones -Y shows.
 
-    two_pass_test.py --plugin bthome.so --capture captures/X.pcap [--keys captures/X.keys]
+    python3 -m pytest tests/tshark/two_pass_test.py
 """
-import argparse
-import os
-import sys
+import difflib
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wsrun import IsolatedTshark, key_options  # noqa: E402
+import pytest
 
+from tests.lib.wsrun import key_options
 
+pytestmark = pytest.mark.tshark
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
 READ_FILTER = "bthome.temperature || bthome.humidity"
+CASES = [("encrypted-audit", "hci-h4"), ("encrypted-audit", "ll"), ("multi-report", "btmon")]
 
 
 def from_protocol(out):
@@ -23,36 +26,34 @@ def from_protocol(out):
     return [line[line.index(" BTHome "):] for line in out.splitlines() if " BTHome " in line]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--capture", required=True)
-    ap.add_argument("--keys")
-    args = ap.parse_args()
-    options = key_options(args.keys)
-    with IsolatedTshark(args.plugin) as ws:
-        one = ws.run(["-n", "-r", args.capture, *options]).stdout.splitlines()
-        two = ws.run(["-2", "-n", "-r", args.capture, *options]).stdout.splitlines()
-        # a read filter's first pass gives a dropped frame's number to the next frame
-        shown = ws.run(["-n", "-r", args.capture, "-Y", READ_FILTER, *options]).stdout
-        read = ws.run(["-2", "-n", "-r", args.capture, "-R", READ_FILTER, *options]).stdout
-    shown, read = from_protocol(shown), from_protocol(read)
-    if shown != read or not shown:
-        print("\n".join(f"  -Y: {a}\n  -R: {b}" for a, b in zip(shown, read) if a != b))
-        print(f"FAIL {args.capture}: -2 -R '{READ_FILTER}' shows {len(read)} BTHome lines, "
-              f"-Y {len(shown)}, or they differ")
-        return 1
+@pytest.fixture(params=CASES, ids=[f"{s}-{link}" for s, link in CASES])
+def case(request):
+    """(capture, key options) of a case."""
+    name, link = request.param
+    return str(CAPTURES / f"{name}-{link}.pcap"), key_options(CAPTURES / f"{name}.keys")
+
+
+def test_read_filter(ws, case):
+    """-2 -R shows the BTHome lines -Y shows (a read filter's first pass gives a dropped
+    frame's number to the next frame: compared from the protocol column on)."""
+    capture, options = case
+    shown = from_protocol(ws.run(["-n", "-r", capture, "-Y", READ_FILTER, *options]).stdout)
+    read = from_protocol(ws.run(["-2", "-n", "-r", capture, "-R", READ_FILTER,
+                                 *options]).stdout)
+    assert shown, f"-Y '{READ_FILTER}' shows no BTHome line"
+    diff = difflib.unified_diff(shown, read, "-Y", "-2 -R", lineterm="", n=1)
+    assert shown == read, (f"-2 -R '{READ_FILTER}' shows {len(read)} BTHome lines, "
+                           f"-Y {len(shown)}:\n" + "\n".join(list(diff)[:30]))
+
+
+def test_two_passes(ws, case):
+    capture, options = case
+    one = ws.run(["-n", "-r", capture, *options]).stdout.splitlines()
+    two = ws.run(["-2", "-n", "-r", capture, *options]).stdout.splitlines()
     bthome = sum("BTHome" in line for line in one)
+    assert bthome, f"no BTHome line in one pass of {capture}"
     diff = [f"frame {i + 1}:\n  one pass: {a}\n  two:      {b}"
             for i, (a, b) in enumerate(zip(one, two)) if a != b]
-    if diff or len(one) != len(two) or not bthome:
-        print("\n".join(diff[:10]))
-        print(f"FAIL {args.capture}: {len(diff)} of {len(one)} lines differ, "
-              f"{bthome} BTHome lines in one pass")
-        return 1
-    print(f"ok {args.capture}: {len(one)} lines, {bthome} BTHome, the same in two passes")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    assert not diff and len(one) == len(two), \
+        (f"{len(diff)} of {len(one)} lines differ ({len(two)} lines in two passes):\n"
+         + "\n".join(diff[:10]))

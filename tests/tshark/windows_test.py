@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What only Windows does, with a Windows tshark.exe under Wine (tests/stages/windows.sh):
 keys and the BTHome profile in the personal folder %APPDATA%\\Wireshark, with the plugin
@@ -6,20 +5,43 @@ in its plugins\\X.Y\\epan; a capture named by a Windows path with spaces; a keys
 with CRLF line ends; keys given with -o on the command line. Every dissection is
 compared with the expected output the Linux tests use.
 
-    windows_test.py --plugin bthome.dll --tshark tshark.exe --source REPO
+    BTHOME_TSHARK=.../run/tshark.exe python3 -m pytest --plugin .../bthome.dll \\
+        tests/tshark/windows_test.py
 
-Runs in the Wine prefix of $WINEPREFIX, whose %APPDATA%\\Wireshark it fills and removes.
+Skipped with any other tshark. Runs in the Wine prefix of $WINEPREFIX, whose
+%APPDATA%\\Wireshark it fills and removes.
 """
-import argparse
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from dissect_test import dissect  # noqa: E402
-from wsrun import Checks, IsolatedTshark, key_options, tshark_version  # noqa: E402
+import pytest
+
+from tests.lib.dissection import dissect
+from tests.lib.wsrun import TSHARK, Checks, key_options, tshark_version, windows_tshark
+
+pytestmark = [
+    pytest.mark.tshark,
+    pytest.mark.skipif(not windows_tshark(), reason=(
+        f"needs a Windows tshark.exe (run under Wine) as $BTHOME_TSHARK, not {TSHARK!r}: "
+        "tests/stages/windows.sh")),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
+EXPECTED = ROOT / "tests" / "tshark" / "expected"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_wine_prefix():
+    """The personal folder test replaces %APPDATA%\\Wireshark: never in the user's ~/.wine."""
+    prefix = os.environ.get("WINEPREFIX", "")
+    if not prefix or os.path.realpath(prefix) == os.path.realpath(
+            os.path.expanduser("~/.wine")):
+        pytest.fail("set WINEPREFIX to a Wine prefix of the tests' own: windows_test "
+                    "replaces %APPDATA%\\Wireshark in it")
 
 
 def wine_output(*args):
@@ -37,40 +59,49 @@ def windows_path(path):
                           check=True).stdout.strip()
 
 
-def expected(source, name):
-    with open(os.path.join(source, "tests", "tshark", "expected", name), encoding="utf-8") as f:
-        return f.read().splitlines()
+def expected(name):
+    return (EXPECTED / name).read_text(encoding="utf-8").splitlines()
 
 
-def key_rows(source, keys="encrypted.keys"):
-    with open(os.path.join(source, "captures", keys), encoding="utf-8") as f:
+def key_rows(keys="encrypted.keys"):
+    with open(CAPTURES / keys, encoding="utf-8") as f:
         return [row.strip() for row in f if row.strip()]
 
 
-def check_command_line_keys(check, ws, source):
-    capture = os.path.join(source, "captures", "encrypted-nrf-sniffer.pcap")
-    options = key_options(os.path.join(source, "captures", "encrypted.keys"))
-    check(dissect(ws, capture, options) == expected(source, "encrypted.txt"),
-          "-o uat:bthome_keys:... on the command line decrypts as on Linux")
+def assert_same(actual, name, what):
+    """A dissection equal to tests/tshark/expected/NAME, or the first difference."""
+    want = expected(name)
+    if actual != want:
+        diff = next((i for i, (a, b) in enumerate(zip(actual, want)) if a != b),
+                    min(len(actual), len(want)))
+        pytest.fail(f"{what}: differs from {name} at line {diff + 1} "
+                    f"({len(actual)} lines, {len(want)} expected):\n"
+                    f"  got  {actual[diff:diff + 1]}\n  want {want[diff:diff + 1]}")
 
 
-def check_crlf_keys_file(check, ws, source):
-    ws.write_config("bthome_keys", "".join(row + "\r\n" for row in key_rows(source)))
-    capture = os.path.join(source, "captures", "encrypted-nrf-sniffer.pcap")
-    check(dissect(ws, capture) == expected(source, "encrypted.txt"),
-          "a bthome_keys file with CRLF line ends decrypts as on Linux")
-    os.remove(os.path.join(ws.tmp, "config", "bthome_keys"))
+def test_command_line_keys(ws):
+    """-o uat:bthome_keys:... on the command line decrypts as on Linux."""
+    options = key_options(CAPTURES / "encrypted.keys")
+    assert_same(dissect(ws, str(CAPTURES / "encrypted-nrf-sniffer.pcap"), options),
+                "encrypted.txt", "-o keys")
 
 
-def check_path_with_spaces(check, ws, source):
+def test_crlf_keys_file(ws):
+    """A bthome_keys file with CRLF line ends decrypts as on Linux."""
+    ws.write_config("bthome_keys", "".join(row + "\r\n" for row in key_rows()))
+    assert_same(dissect(ws, str(CAPTURES / "encrypted-nrf-sniffer.pcap")),
+                "encrypted.txt", "keys file with CRLF line ends")
+
+
+def test_path_with_spaces(ws):
+    """A capture named by a Windows path with spaces."""
     folder = os.path.join(ws.tmp, "BTHome captures")
     os.makedirs(folder)
     capture = os.path.join(folder, "demo capture.pcapng")
-    shutil.copy(os.path.join(source, "captures", "bthome-demo.pcapng"), capture)
+    shutil.copy(CAPTURES / "bthome-demo.pcapng", capture)
     path = windows_path(capture)
-    check(path.startswith("Z:\\") and " " in path and
-          dissect(ws, path) == expected(source, "bthome-demo.txt"),
-          f"a capture named by a Windows path with spaces ({path})")
+    assert path.startswith("Z:\\") and " " in path, f"not a Windows path with spaces: {path}"
+    assert_same(dissect(ws, path), "bthome-demo.txt", f"capture {path}")
 
 
 class PersonalTshark:
@@ -101,60 +132,37 @@ class PersonalTshark:
         shutil.rmtree(self.install, ignore_errors=True)
 
 
-def check_personal_folder(check, plugin, tshark, source):
-    """Plugin, keys and profile in %APPDATA%\\Wireshark, the way a Windows user has them."""
+def test_personal_folder(plugin):
+    """Plugin, keys and profile in %APPDATA%\\Wireshark, the way a Windows user has them.
+    One test: the folder is the Wine prefix's, which tests side by side would share."""
     appdata = wine_output("cmd", "/c", "echo %APPDATA%")
     personal = os.path.join(unix_path(appdata), "Wireshark")
     shutil.rmtree(personal, ignore_errors=True)
-    version = tshark_version(tshark)
+    version = tshark_version()
     epan = os.path.join(personal, "plugins", version, "epan")
     os.makedirs(epan)
     shutil.copy(plugin, epan)
     with open(os.path.join(personal, "bthome_keys"), "w", encoding="utf-8") as f:
-        f.write("".join(row + "\n" for row in key_rows(source)))
-    shutil.copytree(os.path.join(source, "profile", "BTHome"),
-                    os.path.join(personal, "profiles", "BTHome"))
-    ws = PersonalTshark(tshark, version)
-    captures = os.path.join(source, "captures")
+        f.write("".join(row + "\n" for row in key_rows()))
+    shutil.copytree(ROOT / "profile" / "BTHome", os.path.join(personal, "profiles", "BTHome"))
+    ws = PersonalTshark(TSHARK, version)
+    check = Checks()
     try:
         where = appdata + "\\Wireshark\\plugins\\"
         listed = [line for line in ws.run(["-G", "plugins"]).stdout.splitlines()
                   if "bthome" in line]
         check(len(listed) == 1 and where.lower() in listed[0].lower(),
               f"tshark -G plugins lists bthome.dll from {where}", listed)
-        capture = os.path.join(captures, "encrypted-nrf-sniffer.pcap")
-        check(dissect(ws, capture) == expected(source, "encrypted.txt"),
-              "keys from %APPDATA%\\Wireshark\\bthome_keys decrypt as on Linux")
+        actual = dissect(ws, str(CAPTURES / "encrypted-nrf-sniffer.pcap"))
+        check(actual == expected("encrypted.txt"),
+              "keys from %APPDATA%\\Wireshark\\bthome_keys decrypt as on Linux",
+              f"{len(actual)} lines, first {actual[:2]}")
         demo = ws.run(["-n", "-C", "BTHome", "-r",
-                       os.path.join(captures, "bthome-demo.pcapng")]).stdout.splitlines()
+                       str(CAPTURES / "bthome-demo.pcapng")]).stdout.splitlines()
         check(bool(demo) and "Weather,a4:c1:38:00:00:01" in demo[0] and " -62 " in demo[0],
               "tshark -C BTHome takes the profile from %APPDATA%\\Wireshark\\profiles "
               "(its Device and RSSI columns)", demo[:1])
     finally:
         ws.close()
         shutil.rmtree(personal, ignore_errors=True)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--tshark", required=True)
-    ap.add_argument("--source", required=True)
-    args = ap.parse_args()
-    args.source = os.path.abspath(args.source)    # tshark runs in a folder of its own
-    prefix = os.environ.get("WINEPREFIX", "")
-    if not prefix or os.path.realpath(prefix) == os.path.realpath(
-            os.path.expanduser("~/.wine")):
-        sys.exit("windows_test: set WINEPREFIX to a Wine prefix of the tests' own: this "
-                 "test replaces %APPDATA%\\Wireshark in it")
-    check = Checks()
-    with IsolatedTshark(args.plugin, tshark=args.tshark) as ws:
-        check_command_line_keys(check, ws, args.source)
-        check_crlf_keys_file(check, ws, args.source)
-        check_path_with_spaces(check, ws, args.source)
-    check_personal_folder(check, args.plugin, args.tshark, args.source)
-    return check.summary("windows-only")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    check.assert_all()

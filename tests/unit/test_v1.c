@@ -638,8 +638,8 @@ static void test_float_text(void)
 }
 
 /* The same text under a locale whose decimal mark is a comma: the one
- * BTHOME_TEST_LOCALE names (ctest v1-locale generates de_DE.UTF-8 and sets it), else
- * de_DE or fr_FR if installed. */
+ * BTHOME_TEST_LOCALE names (tests/tshark/locale_test.py generates de_DE.UTF-8
+ * and sets it), else de_DE or fr_FR if installed. */
 static void test_float_text_locale(void)
 {
     const char *wanted = getenv("BTHOME_TEST_LOCALE");
@@ -656,7 +656,7 @@ static void test_float_text_locale(void)
     for (size_t i = 0; i < 3 && !chosen && !wanted; i++)
         chosen = setlocale(LC_ALL, locales[i]) ? locales[i] : NULL;
     if (!chosen) {
-        printf("  float text under a comma locale: none here, skipped (ctest v1-locale "
+        printf("  float text under a comma locale: none here, skipped (locale_test.py "
                "runs it)\n");
         cur = "";
         return;

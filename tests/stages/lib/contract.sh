@@ -54,6 +54,37 @@ add_ctest_counts() {
     passed=$((passed + total - nfailed)); failed=$((failed + nfailed))
 }
 
+# pytest's closing line in LOG ("==== 3 failed, 150 passed, 2 skipped in 95.1s ====")
+# added to the counts (an error counts as a failure); no such line, or no test, is a
+# failure.
+add_pytest_counts() {
+    local line n word ran=0
+    line=$(grep -E '^=+ .*[0-9]+ (passed|failed|errors?|skipped|deselected).* in [0-9.]+s' \
+           "$1" | tail -n 1)
+    for word in passed failed error errors skipped; do
+        n=$(sed -nE "s/.*[ =]([0-9]+) $word[,\ ].*/\1/p" <<<"$line")
+        [ -n "$n" ] || continue
+        case $word in
+            passed) passed=$((passed + n)); ran=$((ran + n)) ;;
+            skipped) skipped=$((skipped + n)) ;;
+            *) failed=$((failed + n)); ran=$((ran + n)) ;;
+        esac
+    done
+    if [ "$ran" = 0 ]; then
+        echo "$stage: pytest ran no test"; failed=$((failed + 1)); return 1
+    fi
+}
+
+# run_pytest ARGS...: the pytest suite (pytest.ini) from the tree's root, two workers,
+# its output shown and counted.
+run_pytest() {
+    local log
+    log=$(mktemp)
+    (cd "$src" && /usr/bin/python3 -m pytest -n 2 "$@") 2>&1 | tee "$log"
+    add_pytest_counts "$log"
+    rm -f "$log"
+}
+
 # count_lines PASS_RE FAIL_RE COMMAND...: runs COMMAND, its output shown; each line it
 # prints that matches PASS_RE is a test passed, FAIL_RE one failed. An exit status other
 # than 0 without a failed line, or no line matching either, counts as one failure.
