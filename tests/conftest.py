@@ -3,11 +3,13 @@
 user's Wireshark setup (tests/lib/wsrun.py), and the repository's folders.
 
     python3 -m pytest -n 2                          the plugin of build/, the tshark on PATH
-    python3 -m pytest --build /tmp/build            another build folder
-    BTHOME_TSHARK=.../tshark python3 -m pytest --plugin .../bthome.so -m tshark
+    python3 -m pytest --build=/tmp/build            another build folder
+    BTHOME_TSHARK=.../tshark python3 -m pytest --plugin=.../bthome.so -m tshark
     python3 -m pytest --update -k spec-examples     rewrite expected files (review them)
 
-The markers of pytest.ini say which tests a stage leaves to another.
+Give --build and --plugin their value after "=": pytest reads the command line before it
+loads this file, and would take a value after a space for a path to test. The markers of
+pytest.ini say which tests a stage leaves to another.
 """
 import os
 from pathlib import Path

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """hass-ble left running: the real tshark captures through the extcap from a simulated
 Home Assistant that restarts (connection refused, a reverse proxy's 503, unknown_command

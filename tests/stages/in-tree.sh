@@ -24,6 +24,6 @@ echo "in-tree: built $plugin"
 # every wmem allocation its own block, so that ASan sees each; UBSan stops tshark.
 export ASAN_OPTIONS=detect_leaks=0 WIRESHARK_DEBUG_WMEM_OVERRIDE=simple
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-BTHOME_TSHARK=$build/run/tshark run_pytest --plugin "$plugin" \
+BTHOME_TSHARK=$build/run/tshark run_pytest --plugin="$plugin" \
     -m 'tshark and not (profile_files or summary_runs or link_variants or key_import or locale)'
 finish

@@ -55,7 +55,7 @@ grep -q "^TShark (Wireshark) $version " <<<"$started" ||
 reruns=$(mktemp)
 export BTHOME_WINE_RERUNS=$reruns     # see tests/lib/wsrun.py
 trap 'wineserver --kill >/dev/null 2>&1; rm -f "$reruns"' EXIT
-BTHOME_TSHARK=$tshark run_pytest --plugin "$plugin" \
+BTHOME_TSHARK=$tshark run_pytest --plugin="$plugin" \
     -m 'tshark and not (profile_files or summary_runs or link_variants or key_import)'
 if [ -s "$BTHOME_WINE_RERUNS" ]; then
     echo "windows: $(wc -l <"$BTHOME_WINE_RERUNS") tshark.exe runs ended with an error and" \

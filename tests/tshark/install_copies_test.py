@@ -3,7 +3,7 @@
 bthome.so of another install in the other plugin folder of the same Wireshark X.Y, says
 which copy Wireshark loads and how to remove the other (cmake/BTHomeOtherCopy.cmake).
 
-    python3 -m pytest tests/tshark/install_copies_test.py [--build build]
+    python3 -m pytest tests/tshark/install_copies_test.py [--build=build]
 
 Everything happens in a temporary folder: a temporary HOME (its personal plugin folder)
 and a temporary install prefix (its global plugin folder), never the real ones. Each case

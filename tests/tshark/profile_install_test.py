@@ -6,7 +6,7 @@ and a profile of that name already there is kept as it is, with a message. And t
 for Wireshark's profile import (BUILD/BTHome-profile.zip, made by the build): one folder
 named after the profile with exactly its files, the same bytes when made again.
 
-    python3 -m pytest tests/tshark/profile_install_test.py [--build build]
+    python3 -m pytest tests/tshark/profile_install_test.py [--build=build]
 """
 import filecmp
 import os

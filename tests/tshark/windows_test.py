@@ -5,7 +5,7 @@ in its plugins\\X.Y\\epan; a capture named by a Windows path with spaces; a keys
 with CRLF line ends; keys given with -o on the command line. Every dissection is
 compared with the expected output the Linux tests use.
 
-    BTHOME_TSHARK=.../run/tshark.exe python3 -m pytest --plugin .../bthome.dll \\
+    BTHOME_TSHARK=.../run/tshark.exe python3 -m pytest --plugin=.../bthome.dll \\
         tests/tshark/windows_test.py
 
 Skipped with any other tshark. Runs in the Wine prefix of $WINEPREFIX, whose
